@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -20,30 +21,50 @@ import (
 // pointer.
 
 // memoryRule is the library's memory row for f's parameter p, if one
-// applies: only pointer parameters are classified.
-func (m *model) memoryRule(f *ir.Function, p *param) (library.MemoryRule, bool) {
-	rt := m.resolve(p.c.Type)
-	if len(m.desc.Overrides.Memory) == 0 || rt.Kind != ir.Pointer || p.c.Type.Kind == ir.Named && m.isHandleType(rt) {
-		return library.MemoryRule{}, false
+// applies, and the row's key: only pointer parameters are classified.
+func (m *model) memoryRule(f *ir.Function, p *param) (library.MemoryRule, string, bool) {
+	if len(m.desc.Overrides.Memory) == 0 || !m.memoryClassifiable(p) {
+		return library.MemoryRule{}, "", false
 	}
 	return m.desc.Overrides.MemoryOf(f.Name, p.c.Name)
+}
+
+// memoryClassifiable reports whether p is a parameter memory rows
+// classify: a pointer, not a handle (an opaque pointer typedef).
+func (m *model) memoryClassifiable(p *param) bool {
+	rt := m.resolve(p.c.Type)
+	return rt.Kind == ir.Pointer && !(p.c.Type.Kind == ir.Named && m.isHandleType(rt))
+}
+
+// hostArrayOfDevice reports whether the row r makes the parameter of C
+// type t (a pointer) a host array of device pointers: a device row whose
+// Arrays is host memory, for a pointer to pointers.
+func (m *model) hostArrayOfDevice(r library.MemoryRule, t *ir.Type) bool {
+	e := m.resolve(t.Elem)
+	return r.Memory == library.DeviceMemory && r.Arrays == library.HostMemory && e != nil && e.Kind == ir.Pointer
 }
 
 // classifyMemory gives p the role and Go type its memory row decides and
 // reports whether a row did (classify's hook, before the rules for
 // outputs: device memory is never a Go result).
 func (m *model) classifyMemory(f *ir.Function, p *param) bool {
-	r, ok := m.memoryRule(f, p)
+	r, _, ok := m.memoryRule(f, p)
 	if !ok {
 		return false
 	}
 	t := m.resolve(p.c.Type)
-	switch r.Memory {
-	case library.DeviceMemory:
+	switch {
+	case m.hostArrayOfDevice(r, t):
+		// A host array of device pointers: a Go pointer to the first
+		// of them, each the integer a DevicePtr is.
+		p.role = rolePointer
+		p.goType = jen.Op("*").Add(m.deviceType(m.resolve(t.Elem)))
+		return true
+	case r.Memory == library.DeviceMemory:
 		p.role = roleValue
 		p.goType = m.deviceType(t)
 		return true
-	case library.HostOrDeviceMemory:
+	case r.Memory == library.HostOrDeviceMemory:
 		p.role = rolePointer
 		p.hod = m.hostOrDeviceElem(t)
 		p.goType = jen.Qual(FFIPath, "HostOrDeviceAddr")
@@ -115,15 +136,17 @@ func (p *param) valueSize() *jen.Statement {
 func (m *model) memoryAudit(fn *ir.Function, ps []*param) []string {
 	var out []string
 	for _, p := range ps {
-		r, ok := m.memoryRule(fn, p)
+		r, key, ok := m.memoryRule(fn, p)
 		if !ok {
-			if len(m.desc.Overrides.Memory) > 0 && p.role == rolePointer && p.c.Direction != ir.Out {
+			if m.memoryUnclassified(p) {
 				out = append(out, fmt.Sprintf("memory %s.%s: no Memory row, a Go pointer", fn.Name, p.c.Name))
 			}
 			continue
 		}
-		typ := "a Go pointer"
+		typ, mem := "a Go pointer", r.Memory.String()
 		switch {
+		case m.hostArrayOfDevice(r, m.resolve(p.c.Type)):
+			typ, mem = goTypeString(p.goType), "host array of device pointers"
 		case r.Memory == library.DeviceMemory:
 			typ = goTypeString(p.goType)
 		case r.Memory == library.HostOrDeviceMemory && p.hod == nil:
@@ -131,9 +154,33 @@ func (m *model) memoryAudit(fn *ir.Function, ps []*param) []string {
 		case r.Memory == library.HostOrDeviceMemory:
 			typ = goTypeString(p.goType) + ", ffi.Host(&v) or ffi.Device(p)"
 		}
-		out = append(out, fmt.Sprintf("memory %s.%s: %s, %s (Memory: %s)", fn.Name, p.c.Name, r.Memory, typ, r.Why))
+		// A row of the parameter's name (or the function's) is named by
+		// the line itself; a pattern or the default row by its key.
+		row := "Memory"
+		if key != p.c.Name && key != fn.Name+"."+p.c.Name {
+			row = fmt.Sprintf("Memory %q", key)
+		}
+		out = append(out, fmt.Sprintf("memory %s.%s: %s, %s (%s: %s)", fn.Name, p.c.Name, mem, typ, row, r.Why))
 	}
 	return out
+}
+
+// memoryUnclassified reports whether the audit lists p, a parameter no
+// memory row classifies: in a library with rows, a Go pointer parameter;
+// in one whose rows include a pattern (NPP's "p*", a rule that claims
+// every pointer), any pointer parameter, a result or a handle's pointer
+// too, so that a name the rule misses is seen.
+func (m *model) memoryUnclassified(p *param) bool {
+	rows := m.desc.Overrides.Memory
+	if len(rows) == 0 {
+		return false
+	}
+	for k := range rows {
+		if strings.Contains(k, "*") {
+			return m.memoryClassifiable(p)
+		}
+	}
+	return p.role == rolePointer && p.c.Direction != ir.Out
 }
 
 // goTypeString renders a Go type expression for the audit, each package

@@ -676,8 +676,8 @@ func (m *model) isConstRecordPtr(r *ir.Type) bool {
 }
 
 // isPointerResult reports a non-const pointer result the library listed
-// in Overrides.PointerResults (NPP's allocators): returned as the typed
-// Go pointer, never read.
+// in Overrides.PointerResults (NPP's allocators): returned as the device
+// pointer it is (ffi.DevicePtr), never read.
 func (m *model) isPointerResult(f *ir.Function, r *ir.Type) bool {
 	return r.Kind == ir.Pointer && r.Elem != nil && !r.Elem.Const && r.Elem.Kind != ir.Void && m.desc.Overrides.PointerResult(f.Name)
 }

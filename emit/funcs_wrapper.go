@@ -112,7 +112,7 @@ func (w *wrapper) results() []jen.Code {
 	case w.errRes:
 		fs = append(fs, field{"err", jen.Error()})
 	case w.cResult != nil && w.ptrRes:
-		fs = append(fs, field{"ret", w.m.goType(w.cResult)})
+		fs = append(fs, field{"ret", w.m.deviceType(w.cResult)})
 	case w.cResult != nil:
 		fs = append(fs, field{"ret", w.m.resultGoType(w.cResult)})
 	}
@@ -272,7 +272,7 @@ func (w *wrapper) result() {
 		w.body = append(w.body, jen.Return(append(res, errOf(status()))...))
 		return
 	case w.cResult != nil && w.ptrRes:
-		w.body = append(w.body, jen.Id("ret").Op("=").Parens(m.goType(w.cResult)).Call(jen.Qual(FFIImplPath, "Pointer").Call(w.ret)))
+		w.body = append(w.body, jen.Id("ret").Op("=").Add(m.deviceType(w.cResult)).Call(w.ret))
 		w.body = append(w.body, w.post...)
 	case w.cResult != nil && m.record(w.cResult) == nil:
 		w.body = append(w.body, jen.Id("ret").Op("=").Add(m.retConversion(w.cResult, w.ret)))

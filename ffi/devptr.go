@@ -55,7 +55,8 @@ func (a DeviceAddr) Pointer() unsafe.Pointer { return unsafe.Add(nil, uintptr(a)
 // library reads or writes in host memory or in device memory, as a setting
 // of the call's handle says: cuBLAS's pointer mode (cublasSetPointerMode)
 // for the scalars alpha and beta and the result of a reduction (Sdot,
-// Snrm2, Isamax); the kind of a cuRAND generator for its output. Make one
+// Snrm2, Isamax); the kind of a cuRAND generator for its output; for
+// cuBLASXt's matrices, where the caller allocated them. Make one
 // with Host for a Go variable, or with Device for a device address; the
 // setting must match (PointerModeHost, the default, for Host; a host
 // generator for Host). Its zero value is NULL.

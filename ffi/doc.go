@@ -22,13 +22,16 @@
 //     [RunLocked] runs a function on an OS thread of its own, for CUDA's
 //     per-thread context. The generated packages export them as cu.Check,
 //     cu.CheckHelper, cu.OnPrimaryContext and the cudart equivalents.
-//   - Device memory in the math packages (cuBLAS, cuFFT, cuRAND, cuSPARSE
-//     and cuSOLVER's dense API): a parameter the library documents as device
-//     memory is a [DevicePtr] ([DeviceAddr] for `void *`), a plain 64-bit
-//     integer, never a Go pointer; one the handle's pointer mode (or a
-//     generator's kind) puts in host or device memory is a [HostOrDevice],
-//     made by [Host] or [Device]. A cu.Deviceptr converts to either device
-//     type with no unsafe: ffi.DevicePtr[float32](d).
+//   - Device memory in the math packages (cuBLAS, cuBLASLt, cuBLASXt, cuFFT,
+//     cufftXt, cuRAND, cuSPARSE, cuSOLVER's dense API and cuSOLVERMg) and
+//     NPP's: a parameter the library documents as device memory is a
+//     [DevicePtr] ([DeviceAddr] for `void *`), a plain 64-bit integer,
+//     never a Go pointer, and a host array of device pointers (NPP's
+//     planes, cuSOLVERMg's per-device arrays) a *DevicePtr; one the
+//     handle's pointer mode (or a generator's kind, or where cuBLASXt finds
+//     a matrix) puts in host or device memory is a [HostOrDevice], made by
+//     [Host] or [Device]. A cu.Deviceptr converts to either device type
+//     with no unsafe: ffi.DevicePtr[float32](d).
 //   - Calling by hand, for tools such as cugen doctor: [Call] calls a C
 //     function of integer and pointer arguments found with
 //     [Library.Lookup]; [GoString] and [CStringLen] read a C string with a

@@ -9,9 +9,9 @@ package library
 // gemmGroupedBatched. The headers themselves say nothing of memory.
 var cublasMemory = func() map[string]MemoryRule {
 	rows := map[string]MemoryRule{}
-	device := func(why string) MemoryRule { return MemoryRule{DeviceMemory, why} }
-	host := func(why string) MemoryRule { return MemoryRule{HostMemory, why} }
-	either := MemoryRule{HostOrDeviceMemory, "a scalar or result in host or device memory by the handle's pointer mode (host with CUBLAS_POINTER_MODE_HOST, the default; device with CUBLAS_POINTER_MODE_DEVICE)"}
+	device := func(why string) MemoryRule { return MemoryRule{Memory: DeviceMemory, Why: why} }
+	host := func(why string) MemoryRule { return MemoryRule{Memory: HostMemory, Why: why} }
+	either := MemoryRule{Memory: HostOrDeviceMemory, Why: "a scalar or result in host or device memory by the handle's pointer mode (host with CUBLAS_POINTER_MODE_HOST, the default; device with CUBLAS_POINTER_MODE_DEVICE)"}
 
 	memoryNames(rows, device("a matrix or vector: the guide's tables say device memory"), "A AP B C x y")
 	memoryNames(rows, device("a batched function's array of device pointers, itself in device memory (the guide's tables: device)"), "Aarray Barray Carray Ainv TauArray xarray yarray")
@@ -21,7 +21,7 @@ var cublasMemory = func() map[string]MemoryRule {
 	memoryRows(rows, device("where the emulated GEMMs write the mantissa bit count they chose, in stream order: device memory (the guide's table for it; cuBLAS 13)"),
 		"mantissaBitCount", "cublasSetFixedPointEmulationMantissaBitCountPointer")
 	memoryNames(rows, either, "alpha beta result")
-	memoryNames(rows, MemoryRule{HostOrDeviceMemory, "a rotation's scalar or parameter array in host or device memory by the pointer mode (the guide's rot, rotg, rotm and rotmg)"}, "a b c s param d1 d2 x1 y1")
+	memoryNames(rows, MemoryRule{Memory: HostOrDeviceMemory, Why: "a rotation's scalar or parameter array in host or device memory by the pointer mode (the guide's rot, rotg, rotm and rotmg)"}, "a b c s param d1 d2 x1 y1")
 	memoryNames(rows, host("gemmGroupedBatched: an array with one entry a group, in host memory (the guide's table for it)"),
 		"alpha_array beta_array group_size m_array n_array k_array lda_array ldb_array ldc_array transa_array transb_array")
 	memoryNames(rows, host("the host side of a copy helper (hostPtr)"), "hostPtr")

@@ -8,10 +8,20 @@ import "github.com/cugen/cugen/parser/ir"
 // override variable as package cublas. Both majors have a package
 // (libcublas.so.12, libcublas.so.13).
 var CuBLASXt = &Desc{
-	Key:         "cublasxt",
-	API:         "cuBLASXt",
-	Title:       "cuBLASXt",
-	Package:     "cublasxt",
+	Key:     "cublasxt",
+	API:     "cuBLASXt",
+	Title:   "cuBLASXt",
+	Package: "cublasxt",
+	Doc: `# Pointers: which memory each parameter is
+
+cuBLASXt is a host API by design: it tiles matrices in host memory across
+the devices DeviceSelect chose, copying each tile in and out, and returns
+when the result is in place. Since CUDA 8 a matrix may also be on any
+device, which cuBLASXt finds by its address. So the matrices (a, ap, b, c)
+are an ffi.HostOrDevice[T]: ffi.Host(&a[0]) for a Go slice, or
+ffi.Device(p) for a device address. alpha and beta are host values, Go
+pointers. audit.txt lists each pointer parameter with its memory and the
+reason (its "memory" lines).`,
 	Imports:     []ir.Library{ir.Runtime, "cublas"},
 	Include:     []string{"cublasXt.h"},
 	Declare:     []string{"cublasXt.h"},
@@ -27,7 +37,7 @@ var CuBLASXt = &Desc{
 		// cuBLASXt is libcublas's: its major is checked as cuBLAS's is.
 		Version: Version{Symbol: "cublasGetProperty", Form: Property},
 	},
-	Overrides: Overrides{AlignedValues: map[string]string{
+	Overrides: Overrides{Memory: cublasXtMemory, AlignedValues: map[string]string{
 		"alpha": "the scalar alpha, a host value",
 		"beta":  "the scalar beta, a host value",
 	}},

@@ -8,10 +8,18 @@ import "github.com/cugen/cugen/parser/ir"
 // its descriptor types (cudaLibXtDesc) are cudalibxt.h's. Both majors
 // have a package.
 var CuFFTXt = &Desc{
-	Key:      "cufftxt",
-	API:      "cuFFTXt",
-	Title:    "cuFFTXt",
-	Package:  "cufftxt",
+	Key:     "cufftxt",
+	API:     "cuFFTXt",
+	Title:   "cuFFTXt",
+	Package: "cufftxt",
+	Doc: `# Pointers: which memory each parameter is
+
+A cudaLibXtDesc is a host structure holding each GPU's device pointers, so
+the descriptor functions and Memcpy take Go pointers; Exec's input and
+output are one GPU's data, an ffi.DeviceAddr; SetWorkArea's work areas and
+SetCallback's routines and callers' info are host arrays of one device
+address a GPU, a *ffi.DeviceAddr. audit.txt lists each pointer parameter
+with its memory and the reason (its "memory" lines).`,
 	Imports:  []ir.Library{ir.Runtime, "cufft"},
 	Include:  []string{"cufftXt.h"},
 	Declare:  []string{"cufftXt.h", "cudalibxt.h"},
@@ -26,5 +34,6 @@ var CuFFTXt = &Desc{
 		// cuFFTXt is libcufft's: its major is checked as cuFFT's is.
 		Version: Version{Symbol: "cufftGetProperty", Form: Property},
 	},
-	LockLibs: []string{"libcufft11"},
+	LockLibs:  []string{"libcufft11"},
+	Overrides: Overrides{Memory: cufftXtMemory},
 }

@@ -10,8 +10,8 @@ package library
 // themselves say nothing of memory.
 var cusolverMemory = func() map[string]MemoryRule {
 	rows := map[string]MemoryRule{}
-	device := func(why string) MemoryRule { return MemoryRule{DeviceMemory, why} }
-	host := func(why string) MemoryRule { return MemoryRule{HostMemory, why} }
+	device := func(why string) MemoryRule { return MemoryRule{Memory: DeviceMemory, Why: why} }
+	host := func(why string) MemoryRule { return MemoryRule{Memory: HostMemory, Why: why} }
 
 	memoryNames(rows, device("a matrix or vector: the guide's tables say device memory"),
 		"A B C D E S U V VT W T VL VR d e tau TAU TAUP TAUQ dA dB dX d_A d_S d_U d_V d_T d_tau Srand Urand Vrand")

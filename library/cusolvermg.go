@@ -8,10 +8,18 @@ import "github.com/cugen/cugen/parser/ir"
 // CUDA 13, as libcusolver). Its status type is cuSOLVER's, in package
 // cusolver.
 var CuSOLVERMg = &Desc{
-	Key:      "cusolvermg",
-	API:      "cuSOLVERMg",
-	Title:    "cuSOLVERMg",
-	Package:  "cusolvermg",
+	Key:     "cusolvermg",
+	API:     "cuSOLVERMg",
+	Title:   "cuSOLVERMg",
+	Package: "cusolvermg",
+	Doc: `# Pointers: which memory each parameter is
+
+A distributed matrix, its pivots and the workspace are one device array a
+device of the grid, passed as a host array of their device pointers: a
+*ffi.DeviceAddr (*ffi.DevicePtr[int32] for the pivots), &arr[0] for arr a
+[]ffi.DeviceAddr with one address a device. The eigenvalues W, info and
+lwork are host memory, Go pointers. audit.txt lists each pointer
+parameter with its memory and the reason (its "memory" lines).`,
 	Imports:  []ir.Library{ir.Runtime, "cublas", "cusolver"},
 	Include:  []string{"cusolverMg.h"},
 	Declare:  []string{"cusolverMg.h"},
@@ -28,6 +36,7 @@ var CuSOLVERMg = &Desc{
 		// cublasGetProperty tells the major.
 		Version: Version{Symbol: "cublasGetProperty", Form: Property, Dependency: CuBLAS},
 	},
-	LockLibs: []string{"libcusolvermg11"},
-	Needs:    []ir.Library{"nvjitlink", "cublas", "cublaslt"},
+	LockLibs:  []string{"libcusolvermg11"},
+	Overrides: Overrides{Memory: cusolverMgMemory},
+	Needs:     []ir.Library{"nvjitlink", "cublas", "cublaslt"},
 }

@@ -37,7 +37,12 @@ var CuSOLVERSp = &Desc{
 	Doc: "Matrices are in CSR form, described by cuSPARSE's descriptor (cusparse.MatDescr, made with " +
 		"cusparse.CreateMatDescr). A function whose name ends in Host works on host memory on the CPU; " +
 		"the others take device memory and run on the handle's stream. The ...Info types of the low-level " +
-		"API (CsrqrInfo, CsrluInfoHost, ...) hold a factorization between its steps.",
+		"API (CsrqrInfo, CsrluInfoHost, ...) hold a factorization between its steps.\n\n" +
+		"# Pointers: which memory each parameter is\n\n" +
+		"No parameter in device memory is a Go pointer: the arrays of a function that runs on the device " +
+		"(the matrix, b, x, mu, the work buffer) are an ffi.DevicePtr[T] (an ffi.DeviceAddr for void *), and a " +
+		"Host function's arrays are Go pointers, as are the counts and statuses (singularity, position, the " +
+		"buffer sizes). audit.txt lists each pointer parameter with its memory and the reason (its \"memory\" lines).",
 	Load: Load{
 		Name:     "cuSOLVER (CUDA %d, cuSOLVERSp)",
 		EnvVar:   "CUGEN_LIBCUSOLVER",
@@ -47,7 +52,7 @@ var CuSOLVERSp = &Desc{
 		// cuSOLVERSp is libcusolver's: its major is checked as cuSOLVER's is.
 		Version: Version{Symbol: "cusolverGetProperty", Form: Property},
 	},
-	Overrides: Overrides{Directions: spOutputs()},
+	Overrides: Overrides{Directions: spOutputs(), Memory: cusolverSpMemory},
 	LockLibs:  []string{"libcusolver11"},
 	Needs:     []ir.Library{"nvjitlink", "cusparse", "cublas", "cublaslt"},
 }
@@ -65,6 +70,12 @@ var CuSOLVERRf = &Desc{
 	Declare:  []string{"cusolverRf.h"},
 	Prefixes: []string{"CUSOLVERRF_", "cusolverRf", "CUSOLVER_", "cusolver"},
 	Status:   "cusolverStatus_t",
+	Doc: "# Pointers: which memory each parameter is\n\n" +
+		"cuSOLVERRf works on the device: the matrices, factors, permutations and right-hand sides are an " +
+		"ffi.DevicePtr[T], and the batched functions' arrays of matrices a host array of device pointers " +
+		"(*ffi.DevicePtr[T], &arr[0]). The h_ parameters of the Setup and Extract functions, the counts and " +
+		"the settings are host memory, Go pointers. audit.txt lists each pointer parameter with its memory " +
+		"and the reason (its \"memory\" lines).",
 	Load: Load{
 		Name:     "cuSOLVER (CUDA %d, cuSOLVERRf)",
 		EnvVar:   "CUGEN_LIBCUSOLVER",
@@ -76,7 +87,7 @@ var CuSOLVERRf = &Desc{
 	},
 	// cusolverRf.h documents nothing; its getters write every pointer
 	// they take (cusolverRf.c of NVIDIA's samples reads both values).
-	Overrides: Overrides{Directions: map[string]DirectionOverride{
+	Overrides: Overrides{Memory: cusolverRfMemory, Directions: map[string]DirectionOverride{
 		"cusolverRfGetAlgs.factAlg":           {Dir: ir.Out, Why: "a getter: written with solveAlg, the current factorization algorithm"},
 		"cusolverRfGetMatrixFormat.format":    {Dir: ir.Out, Why: "a getter: written with diag, the current matrix format"},
 		"cusolverRfGetNumericProperties.zero": {Dir: ir.Out, Why: "a getter: written with boost, the current zero-pivot threshold"},

@@ -12,9 +12,9 @@ import "strings"
 // The headers themselves say nothing of memory.
 var cusparseMemory = func() map[string]MemoryRule {
 	rows := map[string]MemoryRule{}
-	device := func(why string) MemoryRule { return MemoryRule{DeviceMemory, why} }
-	host := func(why string) MemoryRule { return MemoryRule{HostMemory, why} }
-	either := func(why string) MemoryRule { return MemoryRule{HostOrDeviceMemory, why} }
+	device := func(why string) MemoryRule { return MemoryRule{Memory: DeviceMemory, Why: why} }
+	host := func(why string) MemoryRule { return MemoryRule{Memory: HostMemory, Why: why} }
+	either := func(why string) MemoryRule { return MemoryRule{Memory: HostOrDeviceMemory, Why: why} }
 	const mode = " in host or device memory by the handle's pointer mode (host with CUSPARSE_POINTER_MODE_HOST, the default; device with CUSPARSE_POINTER_MODE_DEVICE)"
 
 	// The legacy (BSR, CSR, COO, CSC) routines' arrays.

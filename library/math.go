@@ -9,10 +9,20 @@ import "github.com/cugen/cugen/parser/ir"
 // CuBLASLt is cuBLAS's lightweight matmul API: package cublaslt,
 // libcublasLt.so.N.
 var CuBLASLt = &Desc{
-	Key:         "cublaslt",
-	API:         "cuBLASLt",
-	Title:       "cuBLASLt",
-	Package:     "cublaslt",
+	Key:     "cublaslt",
+	API:     "cuBLASLt",
+	Title:   "cuBLASLt",
+	Package: "cublaslt",
+	Doc: `# Pointers: which memory each parameter is
+
+No parameter in device memory is a Go pointer. Matmul's and
+MatrixTransform's matrices (a, b, c, d) and Matmul's workspace are an
+ffi.DeviceAddr (ffi.DeviceAddr(d) for a cu.Deviceptr d); alpha and beta
+are an ffi.HostOrDeviceAddr, host or device memory by the descriptor's
+pointer mode attribute (host by default: ffi.Host(&alpha).Untyped()). The
+descriptors, attribute buffers and the heuristic's results stay Go
+pointers. audit.txt lists each pointer parameter with its memory and the
+reason (its "memory" lines).`,
 	Imports:     []ir.Library{ir.Runtime, "cublas"},
 	Include:     []string{"cublasLt.h"},
 	Declare:     []string{"cublasLt.h"},
@@ -30,7 +40,8 @@ var CuBLASLt = &Desc{
 	Unexported: map[string]string{
 		"cublasLtDisableCpuInstructionsSetMask": "declared in cublasLt.h 12.4, not exported by libcublasLt.so.12.4.5",
 	},
-	LockLibs: []string{"libcublaslt12"},
+	LockLibs:  []string{"libcublaslt12"},
+	Overrides: Overrides{Memory: cublasLtMemory},
 }
 
 // CuRAND generates random numbers on the GPU: package curand,

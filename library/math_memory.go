@@ -8,9 +8,9 @@ package library
 // call reads.
 var cufftMemory = func() map[string]MemoryRule {
 	rows := map[string]MemoryRule{}
-	memoryNames(rows, MemoryRule{DeviceMemory, "a transform's input or output: GPU memory (the guide's cufftExec* parameters)"}, "idata odata")
-	memoryNames(rows, MemoryRule{DeviceMemory, "cufftSetWorkArea: the work area is GPU memory the caller allocated"}, "workArea")
-	memoryNames(rows, MemoryRule{HostMemory, "a plan's sizes and embeddings: a host array the call reads (the guide's cufftPlanMany and cufftMakePlanMany)"}, "n inembed onembed")
+	memoryNames(rows, MemoryRule{Memory: DeviceMemory, Why: "a transform's input or output: GPU memory (the guide's cufftExec* parameters)"}, "idata odata")
+	memoryNames(rows, MemoryRule{Memory: DeviceMemory, Why: "cufftSetWorkArea: the work area is GPU memory the caller allocated"}, "workArea")
+	memoryNames(rows, MemoryRule{Memory: HostMemory, Why: "a plan's sizes and embeddings: a host array the call reads (the guide's cufftPlanMany and cufftMakePlanMany)"}, "n inembed onembed")
 	return rows
 }()
 
@@ -20,6 +20,6 @@ var cufftMemory = func() map[string]MemoryRule {
 // curandCreateGeneratorHost to host memory, so the generate functions'
 // outputPtr takes either, as the generator says.
 var curandMemory = map[string]MemoryRule{
-	"outputPtr":             {HostOrDeviceMemory, "device memory for a generator of curandCreateGenerator, host memory for one of curandCreateGeneratorHost (the guide's generation functions)"},
-	"discrete_distribution": {HostMemory, "curandCreatePoissonDistribution writes the new distribution's handle to host memory"},
+	"outputPtr":             {Memory: HostOrDeviceMemory, Why: "device memory for a generator of curandCreateGenerator, host memory for one of curandCreateGeneratorHost (the guide's generation functions)"},
+	"discrete_distribution": {Memory: HostMemory, Why: "curandCreatePoissonDistribution writes the new distribution's handle to host memory"},
 }

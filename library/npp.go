@@ -51,7 +51,8 @@ var NPPC = &Desc{
 		// with 13.0): a package refuses a libnppc of another major.
 		Version: Version{Symbol: "nppGetLibVersion", Form: Struct},
 	},
-	LockLibs: []string{"libnppc12"},
+	LockLibs:  []string{"libnppc12"},
+	Overrides: Overrides{Memory: nppMemory("nppc")},
 }
 
 // nppLib describes the NPP library libKEY.so.N, whose functions the
@@ -70,7 +71,7 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 		Title:      title,
 		Package:    key,
 		Imports:    []ir.Library{"nppc"},
-		Doc:        NPPC.Doc,
+		Doc:        NPPC.Doc + "\n\n" + nppMemoryDoc,
 		Include:    headers[:1],
 		Declare:    headers,
 		Prefixes:   prefixes,
@@ -90,10 +91,12 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 		LockLibs: []string{"lib" + key + "12"},
 		Needs:    []ir.Library{"nppc"},
 		CtxOnly:  map[int]string{13: nppCtxOnly13},
+		// Device memory is an ffi.DevicePtr (npp_memory.go).
+		Overrides: Overrides{Memory: nppMemory(key)},
 	}
 	if key == "nppisu" || key == "npps" {
 		d.Overrides.PointerResults = map[string]string{
-			alloc: "the allocators return device memory (cudaMalloc's, pitched for images): the typed pointer NPP's functions take, freed with " + strings.TrimSuffix(alloc, "Malloc_") + "Free",
+			alloc: "the allocators return device memory (cudaMalloc's, pitched for images): the ffi.DevicePtr NPP's functions take, freed with " + strings.TrimSuffix(alloc, "Malloc_") + "Free",
 		}
 	}
 	if key == "nppisu" {

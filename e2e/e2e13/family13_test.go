@@ -52,7 +52,7 @@ func TestCuBLASXtSgemm13(t *testing.T) {
 		b[i] = float32(i%5)*0.5 - 1
 	}
 	alpha, beta := float32(1), float32(0)
-	must(t, "cublasXtSgemm", cublasxt.Sgemm(h, cublas.OpN, cublas.OpN, m, n, k, &alpha, &a[0], m, &b[0], k, &beta, &c[0], m))
+	must(t, "cublasXtSgemm", cublasxt.Sgemm(h, cublas.OpN, cublas.OpN, m, n, k, &alpha, ffi.Host(&a[0]), m, ffi.Host(&b[0]), k, &beta, ffi.Host(&c[0]), m))
 	worst := 0.0
 	for j := 0; j < n; j++ {
 		for i := 0; i < m; i++ {

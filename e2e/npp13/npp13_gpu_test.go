@@ -1,6 +1,7 @@
 package npp13
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
@@ -86,9 +88,10 @@ func newImage(t *testing.T, w, h, ch int) *image {
 	return &image{p: p, pitch: pitch, w: w, h: h, ch: ch, t: t, rowsBytes: uint64(w * ch)}
 }
 
-func (im *image) ptr() *nppc.Npp8u { return (*nppc.Npp8u)(im.p) }
-func (im *image) step() int32      { return int32(im.pitch) }
-func (im *image) size() nppc.Size  { return nppc.Size{Width: int32(im.w), Height: int32(im.h)} }
+// ptr is the image as the device pointer NPP's functions take.
+func (im *image) ptr() ffi.DevicePtr[nppc.Npp8u] { return ffi.DevicePtr[nppc.Npp8u](uintptr(im.p)) }
+func (im *image) step() int32                    { return int32(im.pitch) }
+func (im *image) size() nppc.Size                { return nppc.Size{Width: int32(im.w), Height: int32(im.h)} }
 
 func (im *image) upload(px []byte) {
 	im.t.Helper()
@@ -233,13 +236,13 @@ func TestCuSOLVERMgPotrf13(t *testing.T) {
 	must(t, "cudaMalloc", err)
 	defer cudart.Free(dA)
 	must(t, "cudaMemcpy", cudart.Memcpy(dA, unsafe.Pointer(&a[0]), uint64(len(a)*8), cudart.MemcpyHostToDevice))
-	arrA := []unsafe.Pointer{dA}
+	arrA := []ffi.DeviceAddr{ffi.DeviceAddr(uintptr(dA))} // one device: a host array of its device pointer
 	lwork, err := cusolvermg.PotrfBufferSize(h, cublas.FillModeLower, n, &arrA[0], 1, 1, desc, cudart.R64F)
 	must(t, "cusolverMgPotrf_bufferSize", err)
 	work, err := cudart.Malloc(uint64(max(lwork, 1) * 8))
 	must(t, "cudaMalloc", err)
 	defer cudart.Free(work)
-	arrWork := []unsafe.Pointer{work}
+	arrWork := []ffi.DeviceAddr{ffi.DeviceAddr(uintptr(work))}
 	var info int32
 	must(t, "cusolverMgPotrf", cusolvermg.Potrf(h, cublas.FillModeLower, n, &arrA[0], 1, 1, desc, cudart.R64F, &arrWork[0], lwork, &info))
 	must(t, "cudaDeviceSynchronize", cudart.DeviceSynchronize())
@@ -293,4 +296,74 @@ func TestCuSOLVERMgPotrf13(t *testing.T) {
 	}
 	t.Logf("cusolverMgPotrf, N=%d on 1 device (lwork %d doubles): largest difference from Go's Cholesky %.3g (largest |L| %.3g), relative residual |L Lᵀ - A| %.3g",
 		n, lwork, maxErr, maxL, res/maxA)
+}
+
+// TestNPPMemory13: NPP's memory rule (library/npp_memory.go) on the
+// GPU, in the generated signatures: nppiAddC_8u_C3RSfs_Ctx reads its
+// per-channel constants (aConstants, a Go pointer) from host memory;
+// nppiAddDeviceC_8u_C1RSfs_Ctx reads its constant (pConstant, an
+// ffi.DevicePtr) from device memory; nppiRGBToYCbCr_8u_C3P3R_Ctx writes
+// three planes through a host array of device pointers (pDst,
+// *ffi.DevicePtr), which must equal the channels of the packed
+// nppiRGBToYCbCr_8u_C3R_Ctx. Each result is exact.
+func TestNPPMemory13(t *testing.T) {
+	device0(t)
+	cugentest.NeedLibrary(t, nppc.SharedLibrary().Load())
+	for _, l := range []interface{ Load() error }{nppial.SharedLibrary(), nppicc.SharedLibrary()} {
+		cugentest.NeedLibrary(t, l.Load())
+	}
+	sc := streamContext(t)
+	check := func(op string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+	}
+	r := rand.New(rand.NewPCG(31, 13))
+	const w, h = 157, 61
+
+	// Host constants, one per channel.
+	rgb := randomPixels(r, w*h*3)
+	irgb, iadd := newImage(t, w, h, 3), newImage(t, w, h, 3)
+	irgb.upload(rgb)
+	consts := [3]nppc.Npp8u{10, 100, 200}
+	check("nppiAddC_8u_C3RSfs_Ctx", nppial.AddC8uC3RSfsCtx(irgb.ptr(), irgb.step(), &consts[0], iadd.ptr(), iadd.step(), iadd.size(), 0, sc))
+	want := make([]byte, w*h*3)
+	for i := range want {
+		want[i] = byte(min(int(rgb[i])+int(consts[i%3]), 255))
+	}
+	compare(t, "nppiAddC_8u_C3RSfs_Ctx", iadd.download(), want, 0)
+
+	// A device constant.
+	gray := randomPixels(r, w*h)
+	igray, idev := newImage(t, w, h, 1), newImage(t, w, h, 1)
+	igray.upload(gray)
+	dc, err := cudart.Malloc(1)
+	check("cudaMalloc", err)
+	t.Cleanup(func() { cudart.Free(dc) })
+	seven := byte(7)
+	check("cudaMemcpy", cudart.Memcpy(dc, unsafe.Pointer(&seven), 1, cudart.MemcpyHostToDevice))
+	check("nppiAddDeviceC_8u_C1RSfs_Ctx", nppial.AddDeviceC8uC1RSfsCtx(igray.ptr(), igray.step(), ffi.DevicePtr[nppc.Npp8u](uintptr(dc)), idev.ptr(), idev.step(), idev.size(), 0, sc))
+	want = want[:w*h]
+	for i := range want {
+		want[i] = byte(min(int(gray[i])+7, 255))
+	}
+	compare(t, "nppiAddDeviceC_8u_C1RSfs_Ctx", idev.download(), want, 0)
+
+	// Planes through a host array of device pointers.
+	packed := newImage(t, w, h, 3)
+	check("nppiRGBToYCbCr_8u_C3R_Ctx", nppicc.RGBToYCbCr8uC3RCtx(irgb.ptr(), irgb.step(), packed.ptr(), packed.step(), packed.size(), sc))
+	planes := [3]*image{newImage(t, w, h, 1), newImage(t, w, h, 1), newImage(t, w, h, 1)}
+	if planes[1].pitch != planes[0].pitch || planes[2].pitch != planes[0].pitch {
+		t.Fatalf("plane pitches %d, %d, %d differ: the planar call takes one step", planes[0].pitch, planes[1].pitch, planes[2].pitch)
+	}
+	dst := [3]ffi.DevicePtr[nppc.Npp8u]{planes[0].ptr(), planes[1].ptr(), planes[2].ptr()}
+	check("nppiRGBToYCbCr_8u_C3P3R_Ctx", nppicc.RGBToYCbCr8uC3P3RCtx(irgb.ptr(), irgb.step(), &dst[0], planes[0].step(), planes[0].size(), sc))
+	ycc := packed.download()
+	for c, pl := range planes {
+		for i := range want {
+			want[i] = ycc[3*i+c]
+		}
+		compare(t, fmt.Sprintf("nppiRGBToYCbCr_8u_C3P3R_Ctx plane %d", c), pl.download(), want, 0)
+	}
 }

@@ -113,8 +113,8 @@ func main() {
 		defer cublas.Destroy(h)
 		alpha, beta := float32(1), float32(0)
 		ltMatmul := func() error {
-			return cublaslt.Matmul(lt, desc, unsafe.Pointer(&alpha), a.Ptr().Pointer(), layout, b.Ptr().Pointer(), layout,
-				unsafe.Pointer(&beta), d.Ptr().Pointer(), layout, d.Ptr().Pointer(), layout, algo, ws.Ptr().Pointer(), workspaceBytes, 0)
+			return cublaslt.Matmul(lt, desc, ffi.Host(&alpha).Untyped(), ffi.DeviceAddr(a.Ptr()), layout, ffi.DeviceAddr(b.Ptr()), layout,
+				ffi.Host(&beta).Untyped(), ffi.DeviceAddr(d.Ptr()), layout, ffi.DeviceAddr(d.Ptr()), layout, algo, ffi.DeviceAddr(ws.Ptr()), workspaceBytes, 0)
 		}
 		f32 := func(buf *cuda.Buffer[float32]) ffi.DevicePtr[float32] { return ffi.DevicePtr[float32](buf.Ptr()) }
 		sgemm := func() error {

@@ -462,12 +462,12 @@ func DisableCpuInstructionsSetMask(mask uint32) uint32 {
 }
 
 // Matmul calls [cublaslt.Matmul].
-func Matmul(lightHandle cublaslt.Handle, computeDesc cublaslt.MatmulDesc, alpha unsafe.Pointer, a unsafe.Pointer, adesc cublaslt.MatrixLayout, b unsafe.Pointer, bdesc cublaslt.MatrixLayout, beta unsafe.Pointer, c unsafe.Pointer, cdesc cublaslt.MatrixLayout, d unsafe.Pointer, ddesc cublaslt.MatrixLayout, algo *cublaslt.MatmulAlgo, workspace unsafe.Pointer, workspaceSizeInBytes uint64, stream cudart.Stream) error {
+func Matmul(lightHandle cublaslt.Handle, computeDesc cublaslt.MatmulDesc, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, adesc cublaslt.MatrixLayout, b ffi.DeviceAddr, bdesc cublaslt.MatrixLayout, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, cdesc cublaslt.MatrixLayout, d ffi.DeviceAddr, ddesc cublaslt.MatrixLayout, algo *cublaslt.MatmulAlgo, workspace ffi.DeviceAddr, workspaceSizeInBytes uint64, stream cudart.Stream) error {
 	return cublaslt.Matmul(lightHandle, computeDesc, alpha, a, adesc, b, bdesc, beta, c, cdesc, d, ddesc, algo, workspace, workspaceSizeInBytes, stream)
 }
 
 // MatrixTransform calls [cublaslt.MatrixTransform].
-func MatrixTransform(lightHandle cublaslt.Handle, transformDesc cublaslt.MatrixTransformDesc, alpha unsafe.Pointer, a unsafe.Pointer, adesc cublaslt.MatrixLayout, beta unsafe.Pointer, b unsafe.Pointer, bdesc cublaslt.MatrixLayout, c unsafe.Pointer, cdesc cublaslt.MatrixLayout, stream cudart.Stream) error {
+func MatrixTransform(lightHandle cublaslt.Handle, transformDesc cublaslt.MatrixTransformDesc, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, adesc cublaslt.MatrixLayout, beta ffi.HostOrDeviceAddr, b ffi.DeviceAddr, bdesc cublaslt.MatrixLayout, c ffi.DeviceAddr, cdesc cublaslt.MatrixLayout, stream cudart.Stream) error {
 	return cublaslt.MatrixTransform(lightHandle, transformDesc, alpha, a, adesc, beta, b, bdesc, c, cdesc, stream)
 }
 

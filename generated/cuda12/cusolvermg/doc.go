@@ -9,6 +9,15 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUSOLVERMG
 // to its path to override the search. audit.txt lists every decision the
 // generator made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// A distributed matrix, its pivots and the workspace are one device array a
+// device of the grid, passed as a host array of their device pointers: a
+// *ffi.DeviceAddr (*ffi.DevicePtr[int32] for the pivots), &arr[0] for arr a
+// []ffi.DeviceAddr with one address a device. The eigenvalues W, info and
+// lwork are host memory, Go pointers. audit.txt lists each pointer
+// parameter with its memory and the reason (its "memory" lines).
 package cusolvermg
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

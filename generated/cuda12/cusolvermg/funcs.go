@@ -4,6 +4,7 @@
 package cusolvermg
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cublas "github.com/cugen/cugen/generated/cuda12/cublas"
 	cudart "github.com/cugen/cugen/generated/cuda12/cudart"
@@ -138,7 +139,7 @@ func DestroyMatrixDesc(desc MatrixDesc) error {
 
 // SyevdBufferSize wraps cusolverMgSyevd_bufferSize (symbol
 // cusolverMgSyevd_bufferSize, cusolverMg.h).
-func SyevdBufferSize(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType) (lwork int64, err error) {
+func SyevdBufferSize(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procSyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -167,7 +168,7 @@ func SyevdBufferSize(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode,
 }
 
 // Syevd wraps cusolverMgSyevd (symbol cusolverMgSyevd, cusolverMg.h).
-func Syevd(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, info *int32) error {
+func Syevd(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, info *int32) error {
 	sym, err := procSyevd.Addr()
 	if err != nil {
 		return err
@@ -200,7 +201,7 @@ func Syevd(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, 
 
 // GetrfBufferSize wraps cusolverMgGetrf_bufferSize (symbol
 // cusolverMgGetrf_bufferSize, cusolverMg.h).
-func GetrfBufferSize(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, computeType cudart.DataType) (lwork int64, err error) {
+func GetrfBufferSize(handle Handle, m, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procGetrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -227,7 +228,7 @@ func GetrfBufferSize(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, j
 }
 
 // Getrf wraps cusolverMgGetrf (symbol cusolverMgGetrf, cusolverMg.h).
-func Getrf(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, info *int32) error {
+func Getrf(handle Handle, m, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, info *int32) error {
 	sym, err := procGetrf.Addr()
 	if err != nil {
 		return err
@@ -258,7 +259,7 @@ func Getrf(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, jA int32, d
 
 // GetrsBufferSize wraps cusolverMgGetrs_bufferSize (symbol
 // cusolverMgGetrs_bufferSize, cusolverMg.h).
-func GetrsBufferSize(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func GetrsBufferSize(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procGetrsBufferSize.Addr()
 	if err != nil {
 		return
@@ -291,7 +292,7 @@ func GetrsBufferSize(handle Handle, tRANS cublas.Operation, n, nRHS int32, array
 }
 
 // Getrs wraps cusolverMgGetrs (symbol cusolverMgGetrs, cusolverMg.h).
-func Getrs(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, info *int32) error {
+func Getrs(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, info *int32) error {
 	sym, err := procGetrs.Addr()
 	if err != nil {
 		return err
@@ -328,7 +329,7 @@ func Getrs(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *unsa
 
 // PotrfBufferSize wraps cusolverMgPotrf_bufferSize (symbol
 // cusolverMgPotrf_bufferSize, cusolverMg.h).
-func PotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func PotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procPotrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -353,7 +354,7 @@ func PotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *un
 }
 
 // Potrf wraps cusolverMgPotrf (symbol cusolverMgPotrf, cusolverMg.h).
-func Potrf(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, h_info *int32) error {
+func Potrf(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, h_info *int32) error {
 	sym, err := procPotrf.Addr()
 	if err != nil {
 		return err
@@ -382,7 +383,7 @@ func Potrf(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Point
 
 // PotrsBufferSize wraps cusolverMgPotrs_bufferSize (symbol
 // cusolverMgPotrs_bufferSize, cusolverMg.h).
-func PotrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func PotrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procPotrsBufferSize.Addr()
 	if err != nil {
 		return
@@ -413,7 +414,7 @@ func PotrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d
 }
 
 // Potrs wraps cusolverMgPotrs (symbol cusolverMgPotrs, cusolverMg.h).
-func Potrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, h_info *int32) error {
+func Potrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, h_info *int32) error {
 	sym, err := procPotrs.Addr()
 	if err != nil {
 		return err
@@ -448,7 +449,7 @@ func Potrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *unsafe
 
 // PotriBufferSize wraps cusolverMgPotri_bufferSize (symbol
 // cusolverMgPotri_bufferSize, cusolverMg.h).
-func PotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func PotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procPotriBufferSize.Addr()
 	if err != nil {
 		return
@@ -473,7 +474,7 @@ func PotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *un
 }
 
 // Potri wraps cusolverMgPotri (symbol cusolverMgPotri, cusolverMg.h).
-func Potri(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, h_info *int32) error {
+func Potri(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, h_info *int32) error {
 	sym, err := procPotri.Addr()
 	if err != nil {
 		return err

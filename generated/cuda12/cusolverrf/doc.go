@@ -9,6 +9,15 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUSOLVER to
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// cuSOLVERRf works on the device: the matrices, factors, permutations and
+// right-hand sides are an ffi.DevicePtr[T], and the batched functions' arrays
+// of matrices a host array of device pointers (*ffi.DevicePtr[T], &arr[0]). The
+// h_ parameters of the Setup and Extract functions, the counts and the settings
+// are host memory, Go pointers. audit.txt lists each pointer parameter with its
+// memory and the reason (its "memory" lines).
 package cusolverrf
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

@@ -4,6 +4,7 @@
 package cusolverrf
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"runtime"
 	"unsafe"
@@ -188,7 +189,7 @@ func SetupHost(n, nnzA int32, h_csrRowPtrA, h_csrColIndA *int32, h_csrValA *floa
 
 // SetupDevice wraps cusolverRfSetupDevice (symbol cusolverRfSetupDevice,
 // cusolverRf.h).
-func SetupDevice(n, nnzA int32, csrRowPtrA, csrColIndA *int32, csrValA *float64, nnzL int32, csrRowPtrL, csrColIndL *int32, csrValL *float64, nnzU int32, csrRowPtrU, csrColIndU *int32, csrValU *float64, p, q *int32, handle Handle) error {
+func SetupDevice(n, nnzA int32, csrRowPtrA, csrColIndA ffi.DevicePtr[int32], csrValA ffi.DevicePtr[float64], nnzL int32, csrRowPtrL, csrColIndL ffi.DevicePtr[int32], csrValL ffi.DevicePtr[float64], nnzU int32, csrRowPtrU, csrColIndU ffi.DevicePtr[int32], csrValU ffi.DevicePtr[float64], p, q ffi.DevicePtr[int32], handle Handle) error {
 	sym, err := procSetupDevice.Addr()
 	if err != nil {
 		return err
@@ -196,32 +197,21 @@ func SetupDevice(n, nnzA int32, csrRowPtrA, csrColIndA *int32, csrValA *float64,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(csrValA))
 	frame.Int(uintptr(nnzL))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrL)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndL)))
-	frame.Int(uintptr(unsafe.Pointer(csrValL)))
+	frame.Int(uintptr(csrRowPtrL))
+	frame.Int(uintptr(csrColIndL))
+	frame.Int(uintptr(csrValL))
 	frame.Int(uintptr(nnzU))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrU)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndU)))
-	frame.Int(uintptr(unsafe.Pointer(csrValU)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(q)))
+	frame.Int(uintptr(csrRowPtrU))
+	frame.Int(uintptr(csrColIndU))
+	frame.Int(uintptr(csrValU))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(q))
 	frame.Int(uintptr(handle))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrL)
-	runtime.KeepAlive(csrColIndL)
-	runtime.KeepAlive(csrValL)
-	runtime.KeepAlive(csrRowPtrU)
-	runtime.KeepAlive(csrColIndU)
-	runtime.KeepAlive(csrValU)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(q)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -230,7 +220,7 @@ func SetupDevice(n, nnzA int32, csrRowPtrA, csrColIndA *int32, csrValA *float64,
 
 // ResetValues wraps cusolverRfResetValues (symbol cusolverRfResetValues,
 // cusolverRf.h).
-func ResetValues(n, nnzA int32, csrRowPtrA, csrColIndA *int32, csrValA *float64, p, q *int32, handle Handle) error {
+func ResetValues(n, nnzA int32, csrRowPtrA, csrColIndA ffi.DevicePtr[int32], csrValA ffi.DevicePtr[float64], p, q ffi.DevicePtr[int32], handle Handle) error {
 	sym, err := procResetValues.Addr()
 	if err != nil {
 		return err
@@ -238,18 +228,13 @@ func ResetValues(n, nnzA int32, csrRowPtrA, csrColIndA *int32, csrValA *float64,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(q)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(q))
 	frame.Int(uintptr(handle))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(q)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -278,7 +263,7 @@ func Refactor(handle Handle) error {
 
 // AccessBundledFactorsDevice wraps cusolverRfAccessBundledFactorsDevice (symbol
 // cusolverRfAccessBundledFactorsDevice, cusolverRf.h).
-func AccessBundledFactorsDevice(handle Handle, nnzM *int32, mp, mi **int32, mx **float64) error {
+func AccessBundledFactorsDevice(handle Handle, nnzM *int32, mp, mi *ffi.DevicePtr[int32], mx *ffi.DevicePtr[float64]) error {
 	sym, err := procAccessBundledFactorsDevice.Addr()
 	if err != nil {
 		return err
@@ -339,25 +324,21 @@ func ExtractSplitFactorsHost(handle Handle, h_nnzL *int32, h_csrRowPtrL, h_csrCo
 }
 
 // Solve wraps cusolverRfSolve (symbol cusolverRfSolve, cusolverRf.h).
-func Solve(handle Handle, p, q *int32, nrhs int32, temp *float64, ldt int32, xF *float64, ldxf int32) error {
+func Solve(handle Handle, p, q ffi.DevicePtr[int32], nrhs int32, temp ffi.DevicePtr[float64], ldt int32, xF ffi.DevicePtr[float64], ldxf int32) error {
 	sym, err := procSolve.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(q)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(q))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(temp)))
+	frame.Int(uintptr(temp))
 	frame.Int(uintptr(ldt))
-	frame.Int(uintptr(unsafe.Pointer(xF)))
+	frame.Int(uintptr(xF))
 	frame.Int(uintptr(ldxf))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(temp)
-	runtime.KeepAlive(xF)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -411,7 +392,7 @@ func BatchSetupHost(batchSize, n, nnzA int32, h_csrRowPtrA, h_csrColIndA *int32,
 
 // BatchResetValues wraps cusolverRfBatchResetValues (symbol
 // cusolverRfBatchResetValues, cusolverRf.h).
-func BatchResetValues(batchSize, n, nnzA int32, csrRowPtrA, csrColIndA *int32, csrValA_array **float64, p, q *int32, handle Handle) error {
+func BatchResetValues(batchSize, n, nnzA int32, csrRowPtrA, csrColIndA ffi.DevicePtr[int32], csrValA_array *ffi.DevicePtr[float64], p, q ffi.DevicePtr[int32], handle Handle) error {
 	sym, err := procBatchResetValues.Addr()
 	if err != nil {
 		return err
@@ -420,18 +401,14 @@ func BatchResetValues(batchSize, n, nnzA int32, csrRowPtrA, csrColIndA *int32, c
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(unsafe.Pointer(csrValA_array)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(q)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(q))
 	frame.Int(uintptr(handle))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(csrValA_array)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(q)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -462,24 +439,21 @@ func BatchRefactor(handle Handle) error {
 
 // BatchSolve wraps cusolverRfBatchSolve (symbol cusolverRfBatchSolve,
 // cusolverRf.h).
-func BatchSolve(handle Handle, p, q *int32, nrhs int32, temp *float64, ldt int32, xF_array **float64, ldxf int32) error {
+func BatchSolve(handle Handle, p, q ffi.DevicePtr[int32], nrhs int32, temp ffi.DevicePtr[float64], ldt int32, xF_array *ffi.DevicePtr[float64], ldxf int32) error {
 	sym, err := procBatchSolve.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(q)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(q))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(temp)))
+	frame.Int(uintptr(temp))
 	frame.Int(uintptr(ldt))
 	frame.Int(uintptr(unsafe.Pointer(xF_array)))
 	frame.Int(uintptr(ldxf))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(temp)
 	runtime.KeepAlive(xF_array)
 	if err = frame.Err(); err != nil {
 		return err

@@ -15,6 +15,15 @@
 // ends in Host works on host memory on the CPU; the others take device memory
 // and run on the handle's stream. The ...Info types of the low-level API
 // (CsrqrInfo, CsrluInfoHost, ...) hold a factorization between its steps.
+//
+// # Pointers: which memory each parameter is
+//
+// No parameter in device memory is a Go pointer: the arrays of a function that
+// runs on the device (the matrix, b, x, mu, the work buffer) are an
+// ffi.DevicePtr[T] (an ffi.DeviceAddr for void *), and a Host function's arrays
+// are Go pointers, as are the counts and statuses (singularity, position, the
+// buffer sizes). audit.txt lists each pointer parameter with its memory and the
+// reason (its "memory" lines).
 package cusolversp
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

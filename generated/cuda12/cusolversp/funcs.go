@@ -4,6 +4,7 @@
 package cusolversp
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda12/cudart"
 	cusparse "github.com/cugen/cugen/generated/cuda12/cusparse"
@@ -216,7 +217,7 @@ func ZcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrVa
 
 // Scsrlsvqr wraps cusolverSpScsrlsvqr (symbol cusolverSpScsrlsvqr,
 // cusolverSp.h).
-func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
+func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[float32], tol float32, reorder int32, x ffi.DevicePtr[float32]) (singularity int32, err error) {
 	sym, err := procScsrlsvqr.Addr()
 	if err != nil {
 		return
@@ -226,20 +227,15 @@ func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *fl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -249,7 +245,7 @@ func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *fl
 
 // Dcsrlsvqr wraps cusolverSpDcsrlsvqr (symbol cusolverSpDcsrlsvqr,
 // cusolverSp.h).
-func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
+func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[float64], tol float64, reorder int32, x ffi.DevicePtr[float64]) (singularity int32, err error) {
 	sym, err := procDcsrlsvqr.Addr()
 	if err != nil {
 		return
@@ -259,20 +255,15 @@ func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *fl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -282,7 +273,7 @@ func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *fl
 
 // Ccsrlsvqr wraps cusolverSpCcsrlsvqr (symbol cusolverSpCcsrlsvqr,
 // cusolverSp.h).
-func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
+func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.Complex], tol float32, reorder int32, x ffi.DevicePtr[cudart.Complex]) (singularity int32, err error) {
 	sym, err := procCcsrlsvqr.Addr()
 	if err != nil {
 		return
@@ -292,20 +283,15 @@ func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -315,7 +301,7 @@ func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cu
 
 // Zcsrlsvqr wraps cusolverSpZcsrlsvqr (symbol cusolverSpZcsrlsvqr,
 // cusolverSp.h).
-func Zcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
+func Zcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.DoubleComplex], tol float64, reorder int32, x ffi.DevicePtr[cudart.DoubleComplex]) (singularity int32, err error) {
 	sym, err := procZcsrlsvqr.Addr()
 	if err != nil {
 		return
@@ -325,20 +311,15 @@ func Zcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -612,7 +593,7 @@ func ZcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrV
 
 // Scsrlsvchol wraps cusolverSpScsrlsvchol (symbol cusolverSpScsrlsvchol,
 // cusolverSp.h).
-func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
+func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[float32], tol float32, reorder int32, x ffi.DevicePtr[float32]) (singularity int32, err error) {
 	sym, err := procScsrlsvchol.Addr()
 	if err != nil {
 		return
@@ -622,20 +603,15 @@ func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -645,7 +621,7 @@ func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 
 // Dcsrlsvchol wraps cusolverSpDcsrlsvchol (symbol cusolverSpDcsrlsvchol,
 // cusolverSp.h).
-func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
+func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[float64], tol float64, reorder int32, x ffi.DevicePtr[float64]) (singularity int32, err error) {
 	sym, err := procDcsrlsvchol.Addr()
 	if err != nil {
 		return
@@ -655,20 +631,15 @@ func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -678,7 +649,7 @@ func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 
 // Ccsrlsvchol wraps cusolverSpCcsrlsvchol (symbol cusolverSpCcsrlsvchol,
 // cusolverSp.h).
-func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
+func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.Complex], tol float32, reorder int32, x ffi.DevicePtr[cudart.Complex]) (singularity int32, err error) {
 	sym, err := procCcsrlsvchol.Addr()
 	if err != nil {
 		return
@@ -688,20 +659,15 @@ func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -711,7 +677,7 @@ func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 
 // Zcsrlsvchol wraps cusolverSpZcsrlsvchol (symbol cusolverSpZcsrlsvchol,
 // cusolverSp.h).
-func Zcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
+func Zcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.DoubleComplex], tol float64, reorder int32, x ffi.DevicePtr[cudart.DoubleComplex]) (singularity int32, err error) {
 	sym, err := procZcsrlsvchol.Addr()
 	if err != nil {
 		return
@@ -721,20 +687,15 @@ func Zcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
+	frame.Int(uintptr(b))
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
 		return
@@ -1030,7 +991,7 @@ func ZcsreigvsiHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVa
 
 // Scsreigvsi wraps cusolverSpScsreigvsi (symbol cusolverSpScsreigvsi,
 // cusolverSp.h).
-func Scsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, mu0 float32, x0 *float32, maxite int32, eps float32, mu, x *float32) error {
+func Scsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float32], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu0 float32, x0 ffi.DevicePtr[float32], maxite int32, eps float32, mu, x ffi.DevicePtr[float32]) error {
 	sym, err := procScsreigvsi.Addr()
 	if err != nil {
 		return err
@@ -1040,22 +1001,16 @@ func Scsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Float32(float32(mu0))
-	frame.Int(uintptr(unsafe.Pointer(x0)))
+	frame.Int(uintptr(x0))
 	frame.Int(uintptr(maxite))
 	frame.Float32(float32(eps))
-	frame.Int(uintptr(unsafe.Pointer(mu)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(mu))
+	frame.Int(uintptr(x))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(x0)
-	runtime.KeepAlive(mu)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1064,7 +1019,7 @@ func Scsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 
 // Dcsreigvsi wraps cusolverSpDcsreigvsi (symbol cusolverSpDcsreigvsi,
 // cusolverSp.h).
-func Dcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, mu0 float64, x0 *float64, maxite int32, eps float64, mu, x *float64) error {
+func Dcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float64], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu0 float64, x0 ffi.DevicePtr[float64], maxite int32, eps float64, mu, x ffi.DevicePtr[float64]) error {
 	sym, err := procDcsreigvsi.Addr()
 	if err != nil {
 		return err
@@ -1074,22 +1029,16 @@ func Dcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Float64(float64(mu0))
-	frame.Int(uintptr(unsafe.Pointer(x0)))
+	frame.Int(uintptr(x0))
 	frame.Int(uintptr(maxite))
 	frame.Float64(float64(eps))
-	frame.Int(uintptr(unsafe.Pointer(mu)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(mu))
+	frame.Int(uintptr(x))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(x0)
-	runtime.KeepAlive(mu)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1098,7 +1047,7 @@ func Dcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 
 // Ccsreigvsi wraps cusolverSpCcsreigvsi (symbol cusolverSpCcsreigvsi,
 // cusolverSp.h).
-func Ccsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, mu0 cudart.Complex, x0 *cudart.Complex, maxite int32, eps float32, mu, x *cudart.Complex) error {
+func Ccsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.Complex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu0 cudart.Complex, x0 ffi.DevicePtr[cudart.Complex], maxite int32, eps float32, mu, x ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procCcsreigvsi.Addr()
 	if err != nil {
 		return err
@@ -1108,23 +1057,17 @@ func Ccsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Struct(unsafe.Pointer(&mu0), &layoutCuComplex)
-	frame.Int(uintptr(unsafe.Pointer(x0)))
+	frame.Int(uintptr(x0))
 	frame.Int(uintptr(maxite))
 	frame.Float32(float32(eps))
-	frame.Int(uintptr(unsafe.Pointer(mu)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(mu))
+	frame.Int(uintptr(x))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&mu0)
-	runtime.KeepAlive(x0)
-	runtime.KeepAlive(mu)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1133,7 +1076,7 @@ func Ccsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 
 // Zcsreigvsi wraps cusolverSpZcsreigvsi (symbol cusolverSpZcsreigvsi,
 // cusolverSp.h).
-func Zcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, mu0 cudart.DoubleComplex, x0 *cudart.DoubleComplex, maxite int32, eps float64, mu, x *cudart.DoubleComplex) error {
+func Zcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.DoubleComplex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu0 cudart.DoubleComplex, x0 ffi.DevicePtr[cudart.DoubleComplex], maxite int32, eps float64, mu, x ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZcsreigvsi.Addr()
 	if err != nil {
 		return err
@@ -1143,23 +1086,17 @@ func Zcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Struct(unsafe.Pointer(&mu0), &layoutCuDoubleComplex)
-	frame.Int(uintptr(unsafe.Pointer(x0)))
+	frame.Int(uintptr(x0))
 	frame.Int(uintptr(maxite))
 	frame.Float64(float64(eps))
-	frame.Int(uintptr(unsafe.Pointer(mu)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(mu))
+	frame.Int(uintptr(x))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&mu0)
-	runtime.KeepAlive(x0)
-	runtime.KeepAlive(mu)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1595,7 +1532,7 @@ func DestroyCsrqrInfo(info CsrqrInfo) error {
 
 // XcsrqrAnalysisBatched wraps cusolverSpXcsrqrAnalysisBatched (symbol
 // cusolverSpXcsrqrAnalysisBatched, cusolverSp.h).
-func XcsrqrAnalysisBatched(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) error {
+func XcsrqrAnalysisBatched(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrqrInfo) error {
 	sym, err := procXcsrqrAnalysisBatched.Addr()
 	if err != nil {
 		return err
@@ -1606,12 +1543,10 @@ func XcsrqrAnalysisBatched(handle Handle, m, n, nnzA int32, descrA cusparse.MatD
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1620,7 +1555,7 @@ func XcsrqrAnalysisBatched(handle Handle, m, n, nnzA int32, descrA cusparse.MatD
 
 // ScsrqrBufferInfoBatched wraps cusolverSpScsrqrBufferInfoBatched (symbol
 // cusolverSpScsrqrBufferInfoBatched, cusolverSp.h).
-func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrqrBufferInfoBatched.Addr()
 	if err != nil {
 		return
@@ -1631,17 +1566,14 @@ func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -1652,7 +1584,7 @@ func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 
 // DcsrqrBufferInfoBatched wraps cusolverSpDcsrqrBufferInfoBatched (symbol
 // cusolverSpDcsrqrBufferInfoBatched, cusolverSp.h).
-func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrqrBufferInfoBatched.Addr()
 	if err != nil {
 		return
@@ -1663,17 +1595,14 @@ func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -1684,7 +1613,7 @@ func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 
 // CcsrqrBufferInfoBatched wraps cusolverSpCcsrqrBufferInfoBatched (symbol
 // cusolverSpCcsrqrBufferInfoBatched, cusolverSp.h).
-func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrqrBufferInfoBatched.Addr()
 	if err != nil {
 		return
@@ -1695,17 +1624,14 @@ func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -1716,7 +1642,7 @@ func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 
 // ZcsrqrBufferInfoBatched wraps cusolverSpZcsrqrBufferInfoBatched (symbol
 // cusolverSpZcsrqrBufferInfoBatched, cusolverSp.h).
-func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrqrBufferInfoBatched.Addr()
 	if err != nil {
 		return
@@ -1727,17 +1653,14 @@ func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -1748,7 +1671,7 @@ func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 
 // ScsrqrsvBatched wraps cusolverSpScsrqrsvBatched (symbol
 // cusolverSpScsrqrsvBatched, cusolverSp.h).
-func ScsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b, x *float32, batchSize int32, info CsrqrInfo, buffer unsafe.Pointer) error {
+func ScsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float32], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], b, x ffi.DevicePtr[float32], batchSize int32, info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrqrsvBatched.Addr()
 	if err != nil {
 		return err
@@ -1759,21 +1682,15 @@ func ScsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1782,7 +1699,7 @@ func ScsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 
 // DcsrqrsvBatched wraps cusolverSpDcsrqrsvBatched (symbol
 // cusolverSpDcsrqrsvBatched, cusolverSp.h).
-func DcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b, x *float64, batchSize int32, info CsrqrInfo, buffer unsafe.Pointer) error {
+func DcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float64], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], b, x ffi.DevicePtr[float64], batchSize int32, info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrqrsvBatched.Addr()
 	if err != nil {
 		return err
@@ -1793,21 +1710,15 @@ func DcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1816,7 +1727,7 @@ func DcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 
 // CcsrqrsvBatched wraps cusolverSpCcsrqrsvBatched (symbol
 // cusolverSpCcsrqrsvBatched, cusolverSp.h).
-func CcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b, x *cudart.Complex, batchSize int32, info CsrqrInfo, buffer unsafe.Pointer) error {
+func CcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.Complex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], b, x ffi.DevicePtr[cudart.Complex], batchSize int32, info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrqrsvBatched.Addr()
 	if err != nil {
 		return err
@@ -1827,21 +1738,15 @@ func CcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1850,7 +1755,7 @@ func CcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 
 // ZcsrqrsvBatched wraps cusolverSpZcsrqrsvBatched (symbol
 // cusolverSpZcsrqrsvBatched, cusolverSp.h).
-func ZcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b, x *cudart.DoubleComplex, batchSize int32, info CsrqrInfo, buffer unsafe.Pointer) error {
+func ZcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.DoubleComplex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], b, x ffi.DevicePtr[cudart.DoubleComplex], batchSize int32, info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrqrsvBatched.Addr()
 	if err != nil {
 		return err
@@ -1861,21 +1766,15 @@ func ZcsrqrsvBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3034,7 +2933,7 @@ func ZcsrqrSolveHost(handle Handle, m, n int32, b, x *cudart.DoubleComplex, info
 
 // XcsrqrAnalysis wraps cusolverSpXcsrqrAnalysis (symbol
 // cusolverSpXcsrqrAnalysis, cusolverSp_LOWLEVEL_PREVIEW.h).
-func XcsrqrAnalysis(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) error {
+func XcsrqrAnalysis(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrqrInfo) error {
 	sym, err := procXcsrqrAnalysis.Addr()
 	if err != nil {
 		return err
@@ -3045,12 +2944,10 @@ func XcsrqrAnalysis(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3059,7 +2956,7 @@ func XcsrqrAnalysis(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, c
 
 // ScsrqrBufferInfo wraps cusolverSpScsrqrBufferInfo (symbol
 // cusolverSpScsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float32], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrqrBufferInfo.Addr()
 	if err != nil {
 		return
@@ -3070,16 +2967,13 @@ func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -3090,7 +2984,7 @@ func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 
 // DcsrqrBufferInfo wraps cusolverSpDcsrqrBufferInfo (symbol
 // cusolverSpDcsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float64], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrqrBufferInfo.Addr()
 	if err != nil {
 		return
@@ -3101,16 +2995,13 @@ func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -3121,7 +3012,7 @@ func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 
 // CcsrqrBufferInfo wraps cusolverSpCcsrqrBufferInfo (symbol
 // cusolverSpCcsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.Complex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrqrBufferInfo.Addr()
 	if err != nil {
 		return
@@ -3132,16 +3023,13 @@ func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -3152,7 +3040,7 @@ func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 
 // ZcsrqrBufferInfo wraps cusolverSpZcsrqrBufferInfo (symbol
 // cusolverSpZcsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.DoubleComplex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrqrBufferInfo.Addr()
 	if err != nil {
 		return
@@ -3163,16 +3051,13 @@ func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -3183,7 +3068,7 @@ func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 
 // ScsrqrSetup wraps cusolverSpScsrqrSetup (symbol cusolverSpScsrqrSetup,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, mu float32, info CsrqrInfo) error {
+func ScsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float32], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu float32, info CsrqrInfo) error {
 	sym, err := procScsrqrSetup.Addr()
 	if err != nil {
 		return err
@@ -3194,15 +3079,12 @@ func ScsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Float32(float32(mu))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3211,7 +3093,7 @@ func ScsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // DcsrqrSetup wraps cusolverSpDcsrqrSetup (symbol cusolverSpDcsrqrSetup,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, mu float64, info CsrqrInfo) error {
+func DcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float64], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu float64, info CsrqrInfo) error {
 	sym, err := procDcsrqrSetup.Addr()
 	if err != nil {
 		return err
@@ -3222,15 +3104,12 @@ func DcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Float64(float64(mu))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3239,7 +3118,7 @@ func DcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // CcsrqrSetup wraps cusolverSpCcsrqrSetup (symbol cusolverSpCcsrqrSetup,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, mu cudart.Complex, info CsrqrInfo) error {
+func CcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.Complex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu cudart.Complex, info CsrqrInfo) error {
 	sym, err := procCcsrqrSetup.Addr()
 	if err != nil {
 		return err
@@ -3250,15 +3129,12 @@ func CcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Struct(unsafe.Pointer(&mu), &layoutCuComplex)
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&mu)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3268,7 +3144,7 @@ func CcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // ZcsrqrSetup wraps cusolverSpZcsrqrSetup (symbol cusolverSpZcsrqrSetup,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, mu cudart.DoubleComplex, info CsrqrInfo) error {
+func ZcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.DoubleComplex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], mu cudart.DoubleComplex, info CsrqrInfo) error {
 	sym, err := procZcsrqrSetup.Addr()
 	if err != nil {
 		return err
@@ -3279,15 +3155,12 @@ func ZcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Struct(unsafe.Pointer(&mu), &layoutCuDoubleComplex)
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&mu)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3297,7 +3170,7 @@ func ZcsrqrSetup(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // ScsrqrFactor wraps cusolverSpScsrqrFactor (symbol cusolverSpScsrqrFactor,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrqrFactor(handle Handle, m, n, nnzA int32, b, x *float32, info CsrqrInfo, buffer unsafe.Pointer) error {
+func ScsrqrFactor(handle Handle, m, n, nnzA int32, b, x ffi.DevicePtr[float32], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrqrFactor.Addr()
 	if err != nil {
 		return err
@@ -3307,14 +3180,11 @@ func ScsrqrFactor(handle Handle, m, n, nnzA int32, b, x *float32, info CsrqrInfo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3323,7 +3193,7 @@ func ScsrqrFactor(handle Handle, m, n, nnzA int32, b, x *float32, info CsrqrInfo
 
 // DcsrqrFactor wraps cusolverSpDcsrqrFactor (symbol cusolverSpDcsrqrFactor,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *float64, info CsrqrInfo, buffer unsafe.Pointer) error {
+func DcsrqrFactor(handle Handle, m, n, nnzA int32, b, x ffi.DevicePtr[float64], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrqrFactor.Addr()
 	if err != nil {
 		return err
@@ -3333,14 +3203,11 @@ func DcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *float64, info CsrqrInfo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3349,7 +3216,7 @@ func DcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *float64, info CsrqrInfo
 
 // CcsrqrFactor wraps cusolverSpCcsrqrFactor (symbol cusolverSpCcsrqrFactor,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *cudart.Complex, info CsrqrInfo, buffer unsafe.Pointer) error {
+func CcsrqrFactor(handle Handle, m, n, nnzA int32, b, x ffi.DevicePtr[cudart.Complex], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrqrFactor.Addr()
 	if err != nil {
 		return err
@@ -3359,14 +3226,11 @@ func CcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *cudart.Complex, info Cs
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3375,7 +3239,7 @@ func CcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *cudart.Complex, info Cs
 
 // ZcsrqrFactor wraps cusolverSpZcsrqrFactor (symbol cusolverSpZcsrqrFactor,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *cudart.DoubleComplex, info CsrqrInfo, buffer unsafe.Pointer) error {
+func ZcsrqrFactor(handle Handle, m, n, nnzA int32, b, x ffi.DevicePtr[cudart.DoubleComplex], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrqrFactor.Addr()
 	if err != nil {
 		return err
@@ -3385,14 +3249,11 @@ func ZcsrqrFactor(handle Handle, m, n, nnzA int32, b, x *cudart.DoubleComplex, i
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3481,7 +3342,7 @@ func ZcsrqrZeroPivot(handle Handle, info CsrqrInfo, tol float64, position *int32
 
 // ScsrqrSolve wraps cusolverSpScsrqrSolve (symbol cusolverSpScsrqrSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrqrSolve(handle Handle, m, n int32, b, x *float32, info CsrqrInfo, buffer unsafe.Pointer) error {
+func ScsrqrSolve(handle Handle, m, n int32, b, x ffi.DevicePtr[float32], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrqrSolve.Addr()
 	if err != nil {
 		return err
@@ -3490,14 +3351,11 @@ func ScsrqrSolve(handle Handle, m, n int32, b, x *float32, info CsrqrInfo, buffe
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3506,7 +3364,7 @@ func ScsrqrSolve(handle Handle, m, n int32, b, x *float32, info CsrqrInfo, buffe
 
 // DcsrqrSolve wraps cusolverSpDcsrqrSolve (symbol cusolverSpDcsrqrSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrqrSolve(handle Handle, m, n int32, b, x *float64, info CsrqrInfo, buffer unsafe.Pointer) error {
+func DcsrqrSolve(handle Handle, m, n int32, b, x ffi.DevicePtr[float64], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrqrSolve.Addr()
 	if err != nil {
 		return err
@@ -3515,14 +3373,11 @@ func DcsrqrSolve(handle Handle, m, n int32, b, x *float64, info CsrqrInfo, buffe
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3531,7 +3386,7 @@ func DcsrqrSolve(handle Handle, m, n int32, b, x *float64, info CsrqrInfo, buffe
 
 // CcsrqrSolve wraps cusolverSpCcsrqrSolve (symbol cusolverSpCcsrqrSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrqrSolve(handle Handle, m, n int32, b, x *cudart.Complex, info CsrqrInfo, buffer unsafe.Pointer) error {
+func CcsrqrSolve(handle Handle, m, n int32, b, x ffi.DevicePtr[cudart.Complex], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrqrSolve.Addr()
 	if err != nil {
 		return err
@@ -3540,14 +3395,11 @@ func CcsrqrSolve(handle Handle, m, n int32, b, x *cudart.Complex, info CsrqrInfo
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3556,7 +3408,7 @@ func CcsrqrSolve(handle Handle, m, n int32, b, x *cudart.Complex, info CsrqrInfo
 
 // ZcsrqrSolve wraps cusolverSpZcsrqrSolve (symbol cusolverSpZcsrqrSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrqrSolve(handle Handle, m, n int32, b, x *cudart.DoubleComplex, info CsrqrInfo, buffer unsafe.Pointer) error {
+func ZcsrqrSolve(handle Handle, m, n int32, b, x ffi.DevicePtr[cudart.DoubleComplex], info CsrqrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrqrSolve.Addr()
 	if err != nil {
 		return err
@@ -3565,14 +3417,11 @@ func ZcsrqrSolve(handle Handle, m, n int32, b, x *cudart.DoubleComplex, info Csr
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(b)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(b))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4019,7 +3868,7 @@ func DestroyCsrcholInfo(info CsrcholInfo) error {
 
 // XcsrcholAnalysis wraps cusolverSpXcsrcholAnalysis (symbol
 // cusolverSpXcsrcholAnalysis, cusolverSp_LOWLEVEL_PREVIEW.h).
-func XcsrcholAnalysis(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) error {
+func XcsrcholAnalysis(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo) error {
 	sym, err := procXcsrcholAnalysis.Addr()
 	if err != nil {
 		return err
@@ -4029,12 +3878,10 @@ func XcsrcholAnalysis(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, cs
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4043,7 +3890,7 @@ func XcsrcholAnalysis(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, cs
 
 // ScsrcholBufferInfo wraps cusolverSpScsrcholBufferInfo (symbol
 // cusolverSpScsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float32], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrcholBufferInfo.Addr()
 	if err != nil {
 		return
@@ -4053,16 +3900,13 @@ func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -4073,7 +3917,7 @@ func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 
 // DcsrcholBufferInfo wraps cusolverSpDcsrcholBufferInfo (symbol
 // cusolverSpDcsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float64], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrcholBufferInfo.Addr()
 	if err != nil {
 		return
@@ -4083,16 +3927,13 @@ func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -4103,7 +3944,7 @@ func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 
 // CcsrcholBufferInfo wraps cusolverSpCcsrcholBufferInfo (symbol
 // cusolverSpCcsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.Complex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrcholBufferInfo.Addr()
 	if err != nil {
 		return
@@ -4113,16 +3954,13 @@ func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -4133,7 +3971,7 @@ func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 
 // ZcsrcholBufferInfo wraps cusolverSpZcsrcholBufferInfo (symbol
 // cusolverSpZcsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
+func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.DoubleComplex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrcholBufferInfo.Addr()
 	if err != nil {
 		return
@@ -4143,16 +3981,13 @@ func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&internalDataInBytes)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
@@ -4163,7 +3998,7 @@ func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 
 // ScsrcholFactor wraps cusolverSpScsrcholFactor (symbol
 // cusolverSpScsrcholFactor, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, buffer unsafe.Pointer) error {
+func ScsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float32], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrcholFactor.Addr()
 	if err != nil {
 		return err
@@ -4173,16 +4008,12 @@ func ScsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4191,7 +4022,7 @@ func ScsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // DcsrcholFactor wraps cusolverSpDcsrcholFactor (symbol
 // cusolverSpDcsrcholFactor, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, buffer unsafe.Pointer) error {
+func DcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[float64], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrcholFactor.Addr()
 	if err != nil {
 		return err
@@ -4201,16 +4032,12 @@ func DcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4219,7 +4046,7 @@ func DcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // CcsrcholFactor wraps cusolverSpCcsrcholFactor (symbol
 // cusolverSpCcsrcholFactor, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, buffer unsafe.Pointer) error {
+func CcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.Complex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrcholFactor.Addr()
 	if err != nil {
 		return err
@@ -4229,16 +4056,12 @@ func CcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4247,7 +4070,7 @@ func CcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 
 // ZcsrcholFactor wraps cusolverSpZcsrcholFactor (symbol
 // cusolverSpZcsrcholFactor, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, buffer unsafe.Pointer) error {
+func ZcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA ffi.DevicePtr[cudart.DoubleComplex], csrRowPtrA, csrColIndA ffi.DevicePtr[int32], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrcholFactor.Addr()
 	if err != nil {
 		return err
@@ -4257,16 +4080,12 @@ func ZcsrcholFactor(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrV
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrValA))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrValA)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4355,105 +4174,89 @@ func ZcsrcholZeroPivot(handle Handle, info CsrcholInfo, tol float64, position *i
 
 // ScsrcholSolve wraps cusolverSpScsrcholSolve (symbol cusolverSpScsrcholSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrcholSolve(handle Handle, n int32, b, x *float32, info CsrcholInfo, buffer unsafe.Pointer) error {
+func ScsrcholSolve(handle Handle, n int32, b, x ffi.DevicePtr[float32], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrcholSolve.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(x)), uintptr(info), uintptr(buffer))
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(b), uintptr(x), uintptr(info), uintptr(buffer))
 	return ffiimpl.Error(procScsrcholSolve, Status(r))
 }
 
 // DcsrcholSolve wraps cusolverSpDcsrcholSolve (symbol cusolverSpDcsrcholSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrcholSolve(handle Handle, n int32, b, x *float64, info CsrcholInfo, buffer unsafe.Pointer) error {
+func DcsrcholSolve(handle Handle, n int32, b, x ffi.DevicePtr[float64], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrcholSolve.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(x)), uintptr(info), uintptr(buffer))
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(b), uintptr(x), uintptr(info), uintptr(buffer))
 	return ffiimpl.Error(procDcsrcholSolve, Status(r))
 }
 
 // CcsrcholSolve wraps cusolverSpCcsrcholSolve (symbol cusolverSpCcsrcholSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrcholSolve(handle Handle, n int32, b, x *cudart.Complex, info CsrcholInfo, buffer unsafe.Pointer) error {
+func CcsrcholSolve(handle Handle, n int32, b, x ffi.DevicePtr[cudart.Complex], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrcholSolve.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(x)), uintptr(info), uintptr(buffer))
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(b), uintptr(x), uintptr(info), uintptr(buffer))
 	return ffiimpl.Error(procCcsrcholSolve, Status(r))
 }
 
 // ZcsrcholSolve wraps cusolverSpZcsrcholSolve (symbol cusolverSpZcsrcholSolve,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrcholSolve(handle Handle, n int32, b, x *cudart.DoubleComplex, info CsrcholInfo, buffer unsafe.Pointer) error {
+func ZcsrcholSolve(handle Handle, n int32, b, x ffi.DevicePtr[cudart.DoubleComplex], info CsrcholInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrcholSolve.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(x)), uintptr(info), uintptr(buffer))
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(b), uintptr(x), uintptr(info), uintptr(buffer))
 	return ffiimpl.Error(procZcsrcholSolve, Status(r))
 }
 
 // ScsrcholDiag wraps cusolverSpScsrcholDiag (symbol cusolverSpScsrcholDiag,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrcholDiag(handle Handle, info CsrcholInfo, diag *float32) error {
+func ScsrcholDiag(handle Handle, info CsrcholInfo, diag ffi.DevicePtr[float32]) error {
 	sym, err := procScsrcholDiag.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(diag)), 0, 0, 0)
-	runtime.KeepAlive(diag)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(diag), 0, 0, 0)
 	return ffiimpl.Error(procScsrcholDiag, Status(r))
 }
 
 // DcsrcholDiag wraps cusolverSpDcsrcholDiag (symbol cusolverSpDcsrcholDiag,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrcholDiag(handle Handle, info CsrcholInfo, diag *float64) error {
+func DcsrcholDiag(handle Handle, info CsrcholInfo, diag ffi.DevicePtr[float64]) error {
 	sym, err := procDcsrcholDiag.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(diag)), 0, 0, 0)
-	runtime.KeepAlive(diag)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(diag), 0, 0, 0)
 	return ffiimpl.Error(procDcsrcholDiag, Status(r))
 }
 
 // CcsrcholDiag wraps cusolverSpCcsrcholDiag (symbol cusolverSpCcsrcholDiag,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrcholDiag(handle Handle, info CsrcholInfo, diag *float32) error {
+func CcsrcholDiag(handle Handle, info CsrcholInfo, diag ffi.DevicePtr[float32]) error {
 	sym, err := procCcsrcholDiag.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(diag)), 0, 0, 0)
-	runtime.KeepAlive(diag)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(diag), 0, 0, 0)
 	return ffiimpl.Error(procCcsrcholDiag, Status(r))
 }
 
 // ZcsrcholDiag wraps cusolverSpZcsrcholDiag (symbol cusolverSpZcsrcholDiag,
 // cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrcholDiag(handle Handle, info CsrcholInfo, diag *float64) error {
+func ZcsrcholDiag(handle Handle, info CsrcholInfo, diag ffi.DevicePtr[float64]) error {
 	sym, err := procZcsrcholDiag.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(diag)), 0, 0, 0)
-	runtime.KeepAlive(diag)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(diag), 0, 0, 0)
 	return ffiimpl.Error(procZcsrcholDiag, Status(r))
 }
 

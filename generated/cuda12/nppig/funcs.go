@@ -4,6 +4,7 @@
 package nppig
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda12/nppc"
 	"runtime"
@@ -52,17 +53,17 @@ func GetResizeRect(oSrcROI nppc.Rect, dstRect *nppc.Rect, nXFactor, nYFactor, nX
 // 1 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -72,10 +73,8 @@ func ResizeSqrPixel8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -90,17 +89,17 @@ func ResizeSqrPixel8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 // 1 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -109,10 +108,8 @@ func ResizeSqrPixel8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -126,17 +123,17 @@ func ResizeSqrPixel8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // 3 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -146,10 +143,8 @@ func ResizeSqrPixel8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -164,17 +159,17 @@ func ResizeSqrPixel8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 // 3 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -183,10 +178,8 @@ func ResizeSqrPixel8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -200,17 +193,17 @@ func ResizeSqrPixel8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // 4 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -220,10 +213,8 @@ func ResizeSqrPixel8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -238,17 +229,17 @@ func ResizeSqrPixel8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -257,10 +248,8 @@ func ResizeSqrPixel8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -274,17 +263,17 @@ func ResizeSqrPixel8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // 4 channel 8-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -294,10 +283,8 @@ func ResizeSqrPixel8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -312,17 +299,17 @@ func ResizeSqrPixel8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 // 4 channel 8-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -331,10 +318,8 @@ func ResizeSqrPixel8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -348,7 +333,7 @@ func ResizeSqrPixel8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 // 3 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -386,7 +371,7 @@ func ResizeSqrPixel8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 // 3 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel8uP3R.Addr()
 	if err != nil {
 		return err
@@ -422,7 +407,7 @@ func ResizeSqrPixel8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 // 4 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -460,7 +445,7 @@ func ResizeSqrPixel8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 // 4 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel8uP4R.Addr()
 	if err != nil {
 		return err
@@ -496,17 +481,17 @@ func ResizeSqrPixel8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 // 1 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -516,10 +501,8 @@ func ResizeSqrPixel16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -534,17 +517,17 @@ func ResizeSqrPixel16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 // 1 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -553,10 +536,8 @@ func ResizeSqrPixel16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -570,17 +551,17 @@ func ResizeSqrPixel16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // 3 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -590,10 +571,8 @@ func ResizeSqrPixel16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -608,17 +587,17 @@ func ResizeSqrPixel16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -627,10 +606,8 @@ func ResizeSqrPixel16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -644,17 +621,17 @@ func ResizeSqrPixel16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -664,10 +641,8 @@ func ResizeSqrPixel16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -682,17 +657,17 @@ func ResizeSqrPixel16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -701,10 +676,8 @@ func ResizeSqrPixel16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -718,17 +691,17 @@ func ResizeSqrPixel16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 16-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -738,10 +711,8 @@ func ResizeSqrPixel16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -756,17 +727,17 @@ func ResizeSqrPixel16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 16-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -775,10 +746,8 @@ func ResizeSqrPixel16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -792,7 +761,7 @@ func ResizeSqrPixel16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 // 3 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -830,7 +799,7 @@ func ResizeSqrPixel16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16uP3R.Addr()
 	if err != nil {
 		return err
@@ -866,7 +835,7 @@ func ResizeSqrPixel16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -904,7 +873,7 @@ func ResizeSqrPixel16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16uP4R.Addr()
 	if err != nil {
 		return err
@@ -940,17 +909,17 @@ func ResizeSqrPixel16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 // 1 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -960,10 +929,8 @@ func ResizeSqrPixel16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -978,17 +945,17 @@ func ResizeSqrPixel16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 // 1 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC1R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16sC1R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -997,10 +964,8 @@ func ResizeSqrPixel16sC1R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1014,17 +979,17 @@ func ResizeSqrPixel16sC1R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, 
 // 3 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1034,10 +999,8 @@ func ResizeSqrPixel16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1052,17 +1015,17 @@ func ResizeSqrPixel16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC3R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16sC3R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1071,10 +1034,8 @@ func ResizeSqrPixel16sC3R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1088,17 +1049,17 @@ func ResizeSqrPixel16sC3R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1108,10 +1069,8 @@ func ResizeSqrPixel16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1126,17 +1085,17 @@ func ResizeSqrPixel16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16sC4R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1145,10 +1104,8 @@ func ResizeSqrPixel16sC4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1162,17 +1119,17 @@ func ResizeSqrPixel16sC4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 16-bit signed image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1182,10 +1139,8 @@ func ResizeSqrPixel16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1200,17 +1155,17 @@ func ResizeSqrPixel16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 16-bit signed image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sAc4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16sAc4R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1219,10 +1174,8 @@ func ResizeSqrPixel16sAc4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1236,7 +1189,7 @@ func ResizeSqrPixel16sAc4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32,
 // 3 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1274,7 +1227,7 @@ func ResizeSqrPixel16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16sP3R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16sP3R(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16sP3R.Addr()
 	if err != nil {
 		return err
@@ -1310,7 +1263,7 @@ func ResizeSqrPixel16sP3R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sP4RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1348,7 +1301,7 @@ func ResizeSqrPixel16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16sP4R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel16sP4R(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel16sP4R.Addr()
 	if err != nil {
 		return err
@@ -1384,17 +1337,17 @@ func ResizeSqrPixel16sP4R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32,
 // 1 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1404,10 +1357,8 @@ func ResizeSqrPixel32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1422,17 +1373,17 @@ func ResizeSqrPixel32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 // 1 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1441,10 +1392,8 @@ func ResizeSqrPixel32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1458,17 +1407,17 @@ func ResizeSqrPixel32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // 3 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1478,10 +1427,8 @@ func ResizeSqrPixel32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1496,17 +1443,17 @@ func ResizeSqrPixel32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1515,10 +1462,8 @@ func ResizeSqrPixel32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1532,17 +1477,17 @@ func ResizeSqrPixel32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1552,10 +1497,8 @@ func ResizeSqrPixel32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1570,17 +1513,17 @@ func ResizeSqrPixel32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1589,10 +1532,8 @@ func ResizeSqrPixel32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1606,17 +1547,17 @@ func ResizeSqrPixel32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 32-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1626,10 +1567,8 @@ func ResizeSqrPixel32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1644,17 +1583,17 @@ func ResizeSqrPixel32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 32-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1663,10 +1602,8 @@ func ResizeSqrPixel32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1680,7 +1617,7 @@ func ResizeSqrPixel32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 // 3 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1718,7 +1655,7 @@ func ResizeSqrPixel32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel32fP3R.Addr()
 	if err != nil {
 		return err
@@ -1754,7 +1691,7 @@ func ResizeSqrPixel32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1792,7 +1729,7 @@ func ResizeSqrPixel32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel32fP4R.Addr()
 	if err != nil {
 		return err
@@ -1828,17 +1765,17 @@ func ResizeSqrPixel32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 // 1 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1848,10 +1785,8 @@ func ResizeSqrPixel64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1866,17 +1801,17 @@ func ResizeSqrPixel64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 // 1 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel64fC1R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel64fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1885,10 +1820,8 @@ func ResizeSqrPixel64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1902,17 +1835,17 @@ func ResizeSqrPixel64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 // 3 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fC3RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1922,10 +1855,8 @@ func ResizeSqrPixel64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1940,17 +1871,17 @@ func ResizeSqrPixel64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel64fC3R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel64fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1959,10 +1890,8 @@ func ResizeSqrPixel64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1976,17 +1905,17 @@ func ResizeSqrPixel64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fC4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1996,10 +1925,8 @@ func ResizeSqrPixel64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2014,17 +1941,17 @@ func ResizeSqrPixel64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel64fC4R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel64fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -2033,10 +1960,8 @@ func ResizeSqrPixel64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2050,17 +1975,17 @@ func ResizeSqrPixel64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 // 4 channel 64-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fAc4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -2070,10 +1995,8 @@ func ResizeSqrPixel64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2088,17 +2011,17 @@ func ResizeSqrPixel64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 64-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel64fAc4R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel64fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -2107,10 +2030,8 @@ func ResizeSqrPixel64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Float64(float64(nYShift))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2124,7 +2045,7 @@ func ResizeSqrPixel64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 // 3 channel 64-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fP3RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2162,7 +2083,7 @@ func ResizeSqrPixel64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 64-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel64fP3R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel64fP3R(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel64fP3R.Addr()
 	if err != nil {
 		return err
@@ -2198,7 +2119,7 @@ func ResizeSqrPixel64fP3R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 64-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fP4RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2236,7 +2157,7 @@ func ResizeSqrPixel64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 64-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel64fP4R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
+func ResizeSqrPixel64fP4R(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32) error {
 	sym, err := procResizeSqrPixel64fP4R.Addr()
 	if err != nil {
 		return err
@@ -2321,31 +2242,28 @@ func ResizeAdvancedGetBufferHostSize8uC1R(oSrcROI, oDstROI nppc.Size, hpBufferSi
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes, resize_error_codes
-func ResizeSqrPixel8uC1RAdvancedCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor float64, buffer *nppc.Npp8u, eInterpolationMode int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC1RAdvancedCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor float64, buffer ffi.DevicePtr[nppc.Npp8u], eInterpolationMode int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
 	frame.Float64(float64(nYFactor))
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eInterpolationMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2373,30 +2291,27 @@ func ResizeSqrPixel8uC1RAdvancedCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcSte
 //     Currently only supports NPPI_INTER_LANCZOS3_Advanced.
 //
 // Returns: image_data_error_codes, roi_error_codes, resize_error_codes
-func ResizeSqrPixel8uC1RAdvanced(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor float64, buffer *nppc.Npp8u, eInterpolationMode int32) error {
+func ResizeSqrPixel8uC1RAdvanced(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor float64, buffer ffi.DevicePtr[nppc.Npp8u], eInterpolationMode int32) error {
 	sym, err := procResizeSqrPixel8uC1RAdvanced.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
 	frame.Float64(float64(nYFactor))
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eInterpolationMode))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2440,27 +2355,25 @@ func GetResizeTiledSourceOffset(oSrcRectROI, oDstRectROI nppc.Rect, newSrcRectOf
 // 1 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2476,26 +2389,24 @@ func Resize8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 1 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -2510,27 +2421,25 @@ func Resize8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectRO
 // 3 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2546,26 +2455,24 @@ func Resize8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 3 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -2580,27 +2487,25 @@ func Resize8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectRO
 // 4 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2616,26 +2521,24 @@ func Resize8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 4 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -2650,27 +2553,25 @@ func Resize8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectRO
 // 4 channel 8-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2686,26 +2587,24 @@ func Resize8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRe
 // 4 channel 8-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -2720,7 +2619,7 @@ func Resize8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectR
 // 3 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2756,7 +2655,7 @@ func Resize8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRe
 // 3 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize8uP3R(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize8uP3R(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize8uP3R.Addr()
 	if err != nil {
 		return err
@@ -2790,7 +2689,7 @@ func Resize8uP3R(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectR
 // 4 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize8uP4RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2826,7 +2725,7 @@ func Resize8uP4RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRe
 // 4 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize8uP4R(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize8uP4R(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize8uP4R.Addr()
 	if err != nil {
 		return err
@@ -2860,27 +2759,25 @@ func Resize8uP4R(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectR
 // 1 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2896,26 +2793,24 @@ func Resize16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 1 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -2930,27 +2825,25 @@ func Resize16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 3 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2966,26 +2859,24 @@ func Resize16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC3R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3000,27 +2891,25 @@ func Resize16uC3R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3036,26 +2925,24 @@ func Resize16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3070,27 +2957,25 @@ func Resize16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 16-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3106,26 +2991,24 @@ func Resize16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 16-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3140,7 +3023,7 @@ func Resize16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 3 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16uP3RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3176,7 +3059,7 @@ func Resize16uP3RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 3 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16uP3R(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16uP3R(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16uP3R.Addr()
 	if err != nil {
 		return err
@@ -3210,7 +3093,7 @@ func Resize16uP3R(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 4 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16uP4RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3246,7 +3129,7 @@ func Resize16uP4RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16uP4R(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16uP4R(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16uP4R.Addr()
 	if err != nil {
 		return err
@@ -3280,27 +3163,25 @@ func Resize16uP4R(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 1 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3316,26 +3197,24 @@ func Resize16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 1 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3350,27 +3229,25 @@ func Resize16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 3 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3386,26 +3263,24 @@ func Resize16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC3R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3420,27 +3295,25 @@ func Resize16sC3R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3456,26 +3329,24 @@ func Resize16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC4R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16sC4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3490,27 +3361,25 @@ func Resize16sC4R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 16-bit signed image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3526,26 +3395,24 @@ func Resize16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 16-bit signed image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sAc4R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3560,7 +3427,7 @@ func Resize16sAc4R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 3 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16sP3RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3596,7 +3463,7 @@ func Resize16sP3RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 3 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16sP3R(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16sP3R(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16sP3R.Addr()
 	if err != nil {
 		return err
@@ -3630,7 +3497,7 @@ func Resize16sP3R(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 4 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16sP4RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sP4RCtx(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3666,7 +3533,7 @@ func Resize16sP4RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16sP4R(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16sP4R(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16sP4R.Addr()
 	if err != nil {
 		return err
@@ -3700,27 +3567,25 @@ func Resize16sP4R(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 1 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3736,26 +3601,24 @@ func Resize16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 1 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC1R(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16fC1R(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3770,27 +3633,25 @@ func Resize16fC1R(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 3 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3806,26 +3667,24 @@ func Resize16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC3R(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16fC3R(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3840,27 +3699,25 @@ func Resize16fC3R(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3876,26 +3733,24 @@ func Resize16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC4R(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize16fC4R(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize16fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3910,27 +3765,25 @@ func Resize16fC4R(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 1 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3946,26 +3799,24 @@ func Resize32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 1 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -3980,27 +3831,25 @@ func Resize32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 3 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4016,26 +3865,24 @@ func Resize32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -4050,27 +3897,25 @@ func Resize32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4086,26 +3931,24 @@ func Resize32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -4120,27 +3963,25 @@ func Resize32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRect
 // 4 channel 32-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4156,26 +3997,24 @@ func Resize32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 32-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	if err = frame.Err(); err != nil {
@@ -4190,7 +4029,7 @@ func Resize32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 3 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize32fP3RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -4226,7 +4065,7 @@ func Resize32fP3RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 3 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize32fP3R(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize32fP3R(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize32fP3R.Addr()
 	if err != nil {
 		return err
@@ -4260,7 +4099,7 @@ func Resize32fP3R(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 4 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize32fP4RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4296,7 +4135,7 @@ func Resize32fP4RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize32fP4R(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
+func Resize32fP4R(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32) error {
 	sym, err := procResize32fP4R.Addr()
 	if err != nil {
 		return err
@@ -4330,7 +4169,7 @@ func Resize32fP4R(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 1 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -4341,7 +4180,7 @@ func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4349,7 +4188,6 @@ func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4363,7 +4201,7 @@ func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 // 1 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch8uC1R.Addr()
 	if err != nil {
 		return err
@@ -4374,14 +4212,13 @@ func ResizeBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmalle
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4394,7 +4231,7 @@ func ResizeBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmalle
 // 3 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -4405,7 +4242,7 @@ func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4413,7 +4250,6 @@ func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4427,7 +4263,7 @@ func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 // 3 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch8uC3R.Addr()
 	if err != nil {
 		return err
@@ -4438,14 +4274,13 @@ func ResizeBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmalle
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4458,7 +4293,7 @@ func ResizeBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmalle
 // 4 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4469,7 +4304,7 @@ func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4477,7 +4312,6 @@ func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4491,7 +4325,7 @@ func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 // 4 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch8uC4R.Addr()
 	if err != nil {
 		return err
@@ -4502,14 +4336,13 @@ func ResizeBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmalle
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4522,7 +4355,7 @@ func ResizeBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmalle
 // 4 channel 8-bit image resize batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4533,7 +4366,7 @@ func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4541,7 +4374,6 @@ func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4555,7 +4387,7 @@ func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 4 channel 8-bit image resize batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch8uAc4R.Addr()
 	if err != nil {
 		return err
@@ -4566,14 +4398,13 @@ func ResizeBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4586,7 +4417,7 @@ func ResizeBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 // 1 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -4597,7 +4428,7 @@ func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4605,7 +4436,6 @@ func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4619,7 +4449,7 @@ func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 1 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch32fC1R.Addr()
 	if err != nil {
 		return err
@@ -4630,14 +4460,13 @@ func ResizeBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4650,7 +4479,7 @@ func ResizeBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 // 3 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -4661,7 +4490,7 @@ func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4669,7 +4498,6 @@ func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4683,7 +4511,7 @@ func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 3 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch32fC3R.Addr()
 	if err != nil {
 		return err
@@ -4694,14 +4522,13 @@ func ResizeBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4714,7 +4541,7 @@ func ResizeBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 // 4 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4725,7 +4552,7 @@ func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4733,7 +4560,6 @@ func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4747,7 +4573,7 @@ func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 4 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch32fC4R.Addr()
 	if err != nil {
 		return err
@@ -4758,14 +4584,13 @@ func ResizeBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4778,7 +4603,7 @@ func ResizeBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmall
 // 4 channel 32-bit floating point image resize batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4789,7 +4614,7 @@ func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oS
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -4797,7 +4622,6 @@ func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oS
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4811,7 +4635,7 @@ func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oS
 // 4 channel 32-bit floating point image resize batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32) error {
+func ResizeBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32) error {
 	sym, err := procResizeBatch32fAc4R.Addr()
 	if err != nil {
 		return err
@@ -4822,14 +4646,13 @@ func ResizeBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmal
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4842,7 +4665,7 @@ func ResizeBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmal
 // 1 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -4850,16 +4673,13 @@ func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4873,7 +4693,7 @@ func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 // 1 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch8uC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch8uC1RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -4881,15 +4701,12 @@ func ResizeBatch8uC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4902,7 +4719,7 @@ func ResizeBatch8uC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *n
 // 3 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -4910,16 +4727,13 @@ func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4933,7 +4747,7 @@ func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 // 3 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch8uC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch8uC3RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -4941,15 +4755,12 @@ func ResizeBatch8uC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4962,7 +4773,7 @@ func ResizeBatch8uC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *n
 // 4 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -4970,16 +4781,13 @@ func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4993,7 +4801,7 @@ func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 // 3 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch8uC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch8uC4RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5001,15 +4809,12 @@ func ResizeBatch8uC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5022,7 +4827,7 @@ func ResizeBatch8uC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *n
 // 4 channel 8-bit image resize batch for variable ROI not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uAc4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5030,16 +4835,13 @@ func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5053,7 +4855,7 @@ func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 4 channel 8-bit image resize batch for variable ROI not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch8uAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch8uAc4RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5061,15 +4863,12 @@ func ResizeBatch8uAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5082,7 +4881,7 @@ func ResizeBatch8uAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // 1 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch16fC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5090,16 +4889,13 @@ func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5113,7 +4909,7 @@ func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 1 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch16fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch16fC1RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5121,15 +4917,12 @@ func ResizeBatch16fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5142,7 +4935,7 @@ func ResizeBatch16fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // 3 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch16fC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5150,16 +4943,13 @@ func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5173,7 +4963,7 @@ func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 3 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch16fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch16fC3RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5181,15 +4971,12 @@ func ResizeBatch16fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5202,7 +4989,7 @@ func ResizeBatch16fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // 4 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch16fC4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5210,16 +4997,13 @@ func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5233,7 +5017,7 @@ func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 4 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch16fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch16fC4RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5241,15 +5025,12 @@ func ResizeBatch16fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5262,7 +5043,7 @@ func ResizeBatch16fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // 1 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5270,16 +5051,13 @@ func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5293,7 +5071,7 @@ func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 1 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch32fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch32fC1RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5301,15 +5079,12 @@ func ResizeBatch32fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5322,7 +5097,7 @@ func ResizeBatch32fC1RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // 3 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5330,16 +5105,13 @@ func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5353,7 +5125,7 @@ func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 3 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch32fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch32fC3RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5361,15 +5133,12 @@ func ResizeBatch32fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5382,7 +5151,7 @@ func ResizeBatch32fC3RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // 4 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5390,16 +5159,13 @@ func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5413,7 +5179,7 @@ func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 4 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch32fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch32fC4RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5421,15 +5187,12 @@ func ResizeBatch32fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5443,7 +5206,7 @@ func ResizeBatch32fC4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *
 // affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fAc4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -5451,16 +5214,13 @@ func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchD
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5475,7 +5235,7 @@ func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchD
 // affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32) error {
+func ResizeBatch32fAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32) error {
 	sym, err := procResizeBatch32fAc4RAdvanced.Addr()
 	if err != nil {
 		return err
@@ -5483,15 +5243,12 @@ func ResizeBatch32fAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5504,32 +5261,28 @@ func ResizeBatch32fAc4RAdvanced(nMaxWidth, nMaxHeight int32, batchSrc, batchDst 
 // 1 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5544,31 +5297,27 @@ func Remap8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 1 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5582,32 +5331,28 @@ func Remap8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI npp
 // 3 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5622,31 +5367,27 @@ func Remap8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5660,32 +5401,28 @@ func Remap8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI npp
 // 4 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5700,31 +5437,27 @@ func Remap8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5738,32 +5471,28 @@ func Remap8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI npp
 // 4 channel 8-bit unsigned image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5778,31 +5507,27 @@ func Remap8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 4 channel 8-bit unsigned image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5816,7 +5541,7 @@ func Remap8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 // 3 channel 8-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5826,9 +5551,9 @@ func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -5839,8 +5564,6 @@ func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5856,7 +5579,7 @@ func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 3 channel 8-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap8uP3R.Addr()
 	if err != nil {
 		return err
@@ -5866,9 +5589,9 @@ func Remap8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -5878,8 +5601,6 @@ func Remap8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -5894,7 +5615,7 @@ func Remap8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 // 4 channel 8-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5904,9 +5625,9 @@ func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -5917,8 +5638,6 @@ func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5934,7 +5653,7 @@ func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 4 channel 8-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap8uP4R.Addr()
 	if err != nil {
 		return err
@@ -5944,9 +5663,9 @@ func Remap8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -5956,8 +5675,6 @@ func Remap8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -5972,32 +5689,28 @@ func Remap8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 // 1 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6012,31 +5725,27 @@ func Remap16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 1 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6050,32 +5759,28 @@ func Remap16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 3 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6090,31 +5795,27 @@ func Remap16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6128,32 +5829,28 @@ func Remap16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6168,31 +5865,27 @@ func Remap16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6206,32 +5899,28 @@ func Remap16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 16-bit unsigned image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6246,31 +5935,27 @@ func Remap16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit unsigned image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6284,7 +5969,7 @@ func Remap16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 16-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6294,9 +5979,9 @@ func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6307,8 +5992,6 @@ func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6324,7 +6007,7 @@ func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 16-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16uP3R.Addr()
 	if err != nil {
 		return err
@@ -6334,9 +6017,9 @@ func Remap16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6346,8 +6029,6 @@ func Remap16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -6362,7 +6043,7 @@ func Remap16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 16-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6372,9 +6053,9 @@ func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6385,8 +6066,6 @@ func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6402,7 +6081,7 @@ func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16uP4R.Addr()
 	if err != nil {
 		return err
@@ -6412,9 +6091,9 @@ func Remap16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6424,8 +6103,6 @@ func Remap16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -6440,32 +6117,28 @@ func Remap16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 1 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6480,31 +6153,27 @@ func Remap16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 1 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC1R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16sC1R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6518,32 +6187,28 @@ func Remap16sC1R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 3 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6558,31 +6223,27 @@ func Remap16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC3R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16sC3R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6596,32 +6257,28 @@ func Remap16sC3R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6636,31 +6293,27 @@ func Remap16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16sC4R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6674,32 +6327,28 @@ func Remap16sC4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 16-bit signed image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6714,31 +6363,27 @@ func Remap16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit signed image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sAc4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16sAc4R(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6752,7 +6397,7 @@ func Remap16sAc4R(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 16-bit signed planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6762,9 +6407,9 @@ func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6775,8 +6420,6 @@ func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6792,7 +6435,7 @@ func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 16-bit signed planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16sP3R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16sP3R(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16sP3R.Addr()
 	if err != nil {
 		return err
@@ -6802,9 +6445,9 @@ func Remap16sP3R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6814,8 +6457,6 @@ func Remap16sP3R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -6830,7 +6471,7 @@ func Remap16sP3R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 16-bit signed planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sP4RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6840,9 +6481,9 @@ func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6853,8 +6494,6 @@ func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6870,7 +6509,7 @@ func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit signed planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16sP4R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap16sP4R(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap16sP4R.Addr()
 	if err != nil {
 		return err
@@ -6880,9 +6519,9 @@ func Remap16sP4R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -6892,8 +6531,6 @@ func Remap16sP4R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -6908,32 +6545,28 @@ func Remap16sP4R(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 1 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6948,31 +6581,27 @@ func Remap32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 1 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6986,32 +6615,28 @@ func Remap32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 3 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7026,31 +6651,27 @@ func Remap32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7064,32 +6685,28 @@ func Remap32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7104,31 +6721,27 @@ func Remap32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7142,32 +6755,28 @@ func Remap32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 32-bit floating point image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7182,31 +6791,27 @@ func Remap32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 32-bit floating point image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7220,7 +6825,7 @@ func Remap32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 32-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7230,9 +6835,9 @@ func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7243,8 +6848,6 @@ func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7260,7 +6863,7 @@ func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 32-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap32fP3R.Addr()
 	if err != nil {
 		return err
@@ -7270,9 +6873,9 @@ func Remap32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7282,8 +6885,6 @@ func Remap32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -7298,7 +6899,7 @@ func Remap32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 32-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7308,9 +6909,9 @@ func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7321,8 +6922,6 @@ func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7338,7 +6937,7 @@ func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 32-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap32fP4R.Addr()
 	if err != nil {
 		return err
@@ -7348,9 +6947,9 @@ func Remap32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7360,8 +6959,6 @@ func Remap32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -7376,32 +6973,28 @@ func Remap32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 1 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7416,31 +7009,27 @@ func Remap64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 1 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap64fC1R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap64fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7454,32 +7043,28 @@ func Remap64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 3 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fC3RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7494,31 +7079,27 @@ func Remap64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap64fC3R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap64fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7532,32 +7113,28 @@ func Remap64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fC4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7572,31 +7149,27 @@ func Remap64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap64fC4R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap64fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7610,32 +7183,28 @@ func Remap64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 4 channel 64-bit floating point image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fAc4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7650,31 +7219,27 @@ func Remap64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 64-bit floating point image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap64fAc4R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap64fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7688,7 +7253,7 @@ func Remap64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 64-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst **nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fP3RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7698,9 +7263,9 @@ func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7711,8 +7276,6 @@ func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7728,7 +7291,7 @@ func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 64-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap64fP3R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst **nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap64fP3R(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap64fP3R.Addr()
 	if err != nil {
 		return err
@@ -7738,9 +7301,9 @@ func Remap64fP3R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7750,8 +7313,6 @@ func Remap64fP3R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -7766,7 +7327,7 @@ func Remap64fP3R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 64-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst **nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fP4RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7776,9 +7337,9 @@ func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7789,8 +7350,6 @@ func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7806,7 +7365,7 @@ func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 64-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap64fP4R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst **nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
+func Remap64fP4R(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32) error {
 	sym, err := procRemap64fP4R.Addr()
 	if err != nil {
 		return err
@@ -7816,9 +7375,9 @@ func Remap64fP4R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -7828,8 +7387,6 @@ func Remap64fP4R(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	if err = frame.Err(); err != nil {
@@ -7912,17 +7469,17 @@ func GetRotateBound(oSrcROI nppc.Rect, aBoundingBox *[2]float64, nAngle, nShiftX
 // 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -7931,10 +7488,8 @@ func Rotate8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7949,17 +7504,17 @@ func Rotate8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -7967,10 +7522,8 @@ func Rotate8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7984,17 +7537,17 @@ func Rotate8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 // 3 channel 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8003,10 +7556,8 @@ func Rotate8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8021,17 +7572,17 @@ func Rotate8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 3 channel 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8039,10 +7590,8 @@ func Rotate8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8056,17 +7605,17 @@ func Rotate8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 // 4 channel 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8075,10 +7624,8 @@ func Rotate8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8093,17 +7640,17 @@ func Rotate8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 4 channel 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8111,10 +7658,8 @@ func Rotate8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8128,17 +7673,17 @@ func Rotate8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI np
 // 4 channel 8-bit unsigned image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8147,10 +7692,8 @@ func Rotate8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8165,17 +7708,17 @@ func Rotate8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 8-bit unsigned image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8183,10 +7726,8 @@ func Rotate8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8200,17 +7741,17 @@ func Rotate8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI n
 // 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8219,10 +7760,8 @@ func Rotate16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8237,17 +7776,17 @@ func Rotate16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8255,10 +7794,8 @@ func Rotate16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8272,17 +7809,17 @@ func Rotate16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8291,10 +7828,8 @@ func Rotate16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8309,17 +7844,17 @@ func Rotate16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8327,10 +7862,8 @@ func Rotate16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8344,17 +7877,17 @@ func Rotate16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8363,10 +7896,8 @@ func Rotate16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8381,17 +7912,17 @@ func Rotate16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8399,10 +7930,8 @@ func Rotate16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8416,17 +7945,17 @@ func Rotate16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 16-bit unsigned image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8435,10 +7964,8 @@ func Rotate16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8453,17 +7980,17 @@ func Rotate16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // 4 channel 16-bit unsigned image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8471,10 +7998,8 @@ func Rotate16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8488,17 +8013,17 @@ func Rotate16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8507,10 +8032,8 @@ func Rotate32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8525,17 +8048,17 @@ func Rotate32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8543,10 +8066,8 @@ func Rotate32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8560,17 +8081,17 @@ func Rotate32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8579,10 +8100,8 @@ func Rotate32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8597,17 +8116,17 @@ func Rotate32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8615,10 +8134,8 @@ func Rotate32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8632,17 +8149,17 @@ func Rotate32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8651,10 +8168,8 @@ func Rotate32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8669,17 +8184,17 @@ func Rotate32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8687,10 +8202,8 @@ func Rotate32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8704,17 +8217,17 @@ func Rotate32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 32-bit float image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8723,10 +8236,8 @@ func Rotate32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8741,17 +8252,17 @@ func Rotate32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // 4 channel 32-bit float image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
+func Rotate32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32) error {
 	sym, err := procRotate32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -8759,10 +8270,8 @@ func Rotate32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Float64(float64(nShiftY))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8776,22 +8285,20 @@ func Rotate32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 1 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8806,21 +8313,19 @@ func Mirror8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // 1 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8834,19 +8339,18 @@ func Mirror8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // 1 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8861,18 +8365,17 @@ func Mirror8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip
 // 1 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8886,22 +8389,20 @@ func Mirror8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip np
 // 3 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8916,21 +8417,19 @@ func Mirror8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // 3 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8944,19 +8443,18 @@ func Mirror8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // 3 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8971,18 +8469,17 @@ func Mirror8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip
 // 3 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8996,22 +8493,20 @@ func Mirror8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip np
 // 4 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9026,21 +8521,19 @@ func Mirror8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // 4 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9054,19 +8547,18 @@ func Mirror8uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // 4 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9081,18 +8573,17 @@ func Mirror8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip
 // 4 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uC4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uC4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9106,22 +8597,20 @@ func Mirror8uC4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip np
 // 4 channel 8-bit unsigned image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9136,21 +8625,19 @@ func Mirror8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep 
 // 4 channel 8-bit unsigned image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9164,19 +8651,18 @@ func Mirror8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 // 4 channel 8-bit unsigned in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9191,18 +8677,17 @@ func Mirror8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, fli
 // 4 channel 8-bit unsigned in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9216,22 +8701,20 @@ func Mirror8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip n
 // 1 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9246,21 +8729,19 @@ func Mirror16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // 1 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9274,19 +8755,18 @@ func Mirror16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // 1 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9301,18 +8781,17 @@ func Mirror16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, fl
 // 1 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9326,22 +8805,20 @@ func Mirror16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip 
 // 3 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9356,21 +8833,19 @@ func Mirror16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // 3 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9384,19 +8859,18 @@ func Mirror16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // 3 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9411,18 +8885,17 @@ func Mirror16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9436,22 +8909,20 @@ func Mirror16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9466,21 +8937,19 @@ func Mirror16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // 4 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9494,19 +8963,18 @@ func Mirror16uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // 4 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9521,18 +8989,17 @@ func Mirror16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uC4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uC4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9546,22 +9013,20 @@ func Mirror16uC4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 16-bit unsigned image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9576,21 +9041,19 @@ func Mirror16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 // 4 channel 16-bit unsigned image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9604,19 +9067,18 @@ func Mirror16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 // 4 channel 16-bit unsigned in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9631,18 +9093,17 @@ func Mirror16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, f
 // 4 channel 16-bit unsigned in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9656,22 +9117,20 @@ func Mirror16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip
 // 1 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9686,21 +9145,19 @@ func Mirror16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // 1 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9714,19 +9171,18 @@ func Mirror16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 // 1 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9741,18 +9197,17 @@ func Mirror16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, fl
 // 1 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9766,22 +9221,20 @@ func Mirror16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip 
 // 3 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9796,21 +9249,19 @@ func Mirror16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // 3 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9824,19 +9275,18 @@ func Mirror16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 // 3 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9851,18 +9301,17 @@ func Mirror16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9876,22 +9325,20 @@ func Mirror16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9906,21 +9353,19 @@ func Mirror16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // 4 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sC4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9934,19 +9379,18 @@ func Mirror16sC4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 // 4 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9961,18 +9405,17 @@ func Mirror16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sC4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sC4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9986,22 +9429,20 @@ func Mirror16sC4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 16-bit signed image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10016,21 +9457,19 @@ func Mirror16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSt
 // 4 channel 16-bit signed image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10044,19 +9483,18 @@ func Mirror16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep 
 // 4 channel 16-bit signed in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10071,18 +9509,17 @@ func Mirror16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, f
 // 4 channel 16-bit signed in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10096,22 +9533,20 @@ func Mirror16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip
 // 1 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10126,21 +9561,19 @@ func Mirror32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // 1 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC1R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sC1R(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10154,19 +9587,18 @@ func Mirror32sC1R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep i
 // 1 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC1IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10181,18 +9613,17 @@ func Mirror32sC1IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, fl
 // 1 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC1Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sC1Ir(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10206,22 +9637,20 @@ func Mirror32sC1Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip 
 // 3 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10236,21 +9665,19 @@ func Mirror32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // 3 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC3R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sC3R(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10264,19 +9691,18 @@ func Mirror32sC3R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep i
 // 3 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC3IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10291,18 +9717,17 @@ func Mirror32sC3IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC3Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sC3Ir(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10316,22 +9741,20 @@ func Mirror32sC3Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10346,21 +9769,19 @@ func Mirror32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // 4 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC4R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sC4R(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10374,19 +9795,18 @@ func Mirror32sC4R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep i
 // 4 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10401,18 +9821,17 @@ func Mirror32sC4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC4Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sC4Ir(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sC4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10426,22 +9845,20 @@ func Mirror32sC4Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 32-bit image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10456,21 +9873,19 @@ func Mirror32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSt
 // 4 channel 32-bit image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sAc4R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sAc4R(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10484,19 +9899,18 @@ func Mirror32sAc4R(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep 
 // 4 channel 32-bit signed in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sAc4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10511,18 +9925,17 @@ func Mirror32sAc4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, f
 // 4 channel 32-bit signed in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sAc4Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10536,22 +9949,20 @@ func Mirror32sAc4Ir(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip
 // 1 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10566,21 +9977,19 @@ func Mirror32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 1 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10594,19 +10003,18 @@ func Mirror32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // 1 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10621,18 +10029,17 @@ func Mirror32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, fl
 // 1 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10646,22 +10053,20 @@ func Mirror32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip 
 // 3 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10676,21 +10081,19 @@ func Mirror32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 3 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10704,19 +10107,18 @@ func Mirror32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // 3 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10731,18 +10133,17 @@ func Mirror32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10756,22 +10157,20 @@ func Mirror32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10786,21 +10185,19 @@ func Mirror32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 4 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10814,19 +10211,18 @@ func Mirror32fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // 4 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10841,18 +10237,17 @@ func Mirror32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fC4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fC4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10866,22 +10261,20 @@ func Mirror32fC4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip 
 // 4 channel 32-bit float image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10896,21 +10289,19 @@ func Mirror32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 // 4 channel 32-bit float image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10924,19 +10315,18 @@ func Mirror32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 // 4 channel 32-bit float in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10951,18 +10341,17 @@ func Mirror32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, f
 // 4 channel 32-bit float in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
+func Mirror32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis) error {
 	sym, err := procMirror32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10976,7 +10365,7 @@ func Mirror32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip
 // 1 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -10984,12 +10373,11 @@ func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11003,7 +10391,7 @@ func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 // 1 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC1R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fC1R(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fC1R.Addr()
 	if err != nil {
 		return err
@@ -11011,11 +10399,10 @@ func MirrorBatch32fC1R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirro
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11028,7 +10415,7 @@ func MirrorBatch32fC1R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirro
 // 1 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC1IrCtx.Addr()
 	if err != nil {
 		return err
@@ -11036,12 +10423,11 @@ func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11055,7 +10441,7 @@ func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 1 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC1Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fC1Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fC1Ir.Addr()
 	if err != nil {
 		return err
@@ -11063,11 +10449,10 @@ func MirrorBatch32fC1Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11080,7 +10465,7 @@ func MirrorBatch32fC1Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 // 3 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11088,12 +10473,11 @@ func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11107,7 +10491,7 @@ func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 // 3 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC3R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fC3R(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fC3R.Addr()
 	if err != nil {
 		return err
@@ -11115,11 +10499,10 @@ func MirrorBatch32fC3R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirro
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11132,7 +10515,7 @@ func MirrorBatch32fC3R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirro
 // 3 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC3IrCtx.Addr()
 	if err != nil {
 		return err
@@ -11140,12 +10523,11 @@ func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11159,7 +10541,7 @@ func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 3 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC3Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fC3Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fC3Ir.Addr()
 	if err != nil {
 		return err
@@ -11167,11 +10549,10 @@ func MirrorBatch32fC3Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11184,7 +10565,7 @@ func MirrorBatch32fC3Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 // 4 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11192,12 +10573,11 @@ func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11211,7 +10591,7 @@ func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 // 4 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC4R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fC4R(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fC4R.Addr()
 	if err != nil {
 		return err
@@ -11219,11 +10599,10 @@ func MirrorBatch32fC4R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirro
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11236,7 +10615,7 @@ func MirrorBatch32fC4R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirro
 // 4 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -11244,12 +10623,11 @@ func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11263,7 +10641,7 @@ func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 4 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fC4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fC4Ir.Addr()
 	if err != nil {
 		return err
@@ -11271,11 +10649,10 @@ func MirrorBatch32fC4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11288,7 +10665,7 @@ func MirrorBatch32fC4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 // 4 channel 32-bit float image mirror batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11296,12 +10673,11 @@ func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11315,7 +10691,7 @@ func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 4 channel 32-bit float image mirror batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fAc4R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fAc4R(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fAc4R.Addr()
 	if err != nil {
 		return err
@@ -11323,11 +10699,10 @@ func MirrorBatch32fAc4R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11340,7 +10715,7 @@ func MirrorBatch32fAc4R(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mirr
 // 4 channel 32-bit float in place image mirror batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -11348,12 +10723,11 @@ func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11367,7 +10741,7 @@ func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.
 // 4 channel 32-bit float in place image mirror batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fAc4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32) error {
+func MirrorBatch32fAc4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32) error {
 	sym, err := procMirrorBatch32fAc4Ir.Addr()
 	if err != nil {
 		return err
@@ -11375,11 +10749,10 @@ func MirrorBatch32fAc4Ir(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mir
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11521,27 +10894,25 @@ func GetAffineBound(oSrcROI nppc.Rect, aBound *[2]float64, aCoeffs *[3]float64) 
 // Single-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11557,26 +10928,24 @@ func WarpAffine8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Single-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -11591,27 +10960,25 @@ func WarpAffine8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // Three-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11627,26 +10994,24 @@ func WarpAffine8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Three-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -11661,27 +11026,25 @@ func WarpAffine8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // Four-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11697,26 +11060,24 @@ func WarpAffine8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Four-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -11731,27 +11092,25 @@ func WarpAffine8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // Four-channel 8-bit unsigned affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11767,26 +11126,24 @@ func WarpAffine8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // Four-channel 8-bit unsigned affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -11801,7 +11158,7 @@ func WarpAffine8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // Three-channel planar 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11837,7 +11194,7 @@ func WarpAffine8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // Three-channel planar 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine8uP3R.Addr()
 	if err != nil {
 		return err
@@ -11871,7 +11228,7 @@ func WarpAffine8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // Four-channel planar 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11907,7 +11264,7 @@ func WarpAffine8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // Four-channel planar 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine8uP4R.Addr()
 	if err != nil {
 		return err
@@ -11941,27 +11298,25 @@ func WarpAffine8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // Single-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11977,26 +11332,24 @@ func WarpAffine16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, o
 // Single-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12011,27 +11364,25 @@ func WarpAffine16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Three-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12047,26 +11398,24 @@ func WarpAffine16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12081,27 +11430,25 @@ func WarpAffine16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12117,26 +11464,24 @@ func WarpAffine16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12151,27 +11496,25 @@ func WarpAffine16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 16-bit unsigned affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12187,26 +11530,24 @@ func WarpAffine16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel 16-bit unsigned affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12221,7 +11562,7 @@ func WarpAffine16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Three-channel planar 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12257,7 +11598,7 @@ func WarpAffine16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16uP3R.Addr()
 	if err != nil {
 		return err
@@ -12291,7 +11632,7 @@ func WarpAffine16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Four-channel planar 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -12327,7 +11668,7 @@ func WarpAffine16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel planar 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16uP4R.Addr()
 	if err != nil {
 		return err
@@ -12361,27 +11702,25 @@ func WarpAffine16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Single-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12397,26 +11736,24 @@ func WarpAffine32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, o
 // Single-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32sC1R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12431,27 +11768,25 @@ func WarpAffine32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Three-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12467,26 +11802,24 @@ func WarpAffine32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32sC3R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12501,27 +11834,25 @@ func WarpAffine32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12537,26 +11868,24 @@ func WarpAffine32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32sC4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12571,27 +11900,25 @@ func WarpAffine32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 32-bit signed affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12607,26 +11934,24 @@ func WarpAffine32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel 32-bit signed affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32sAc4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12641,7 +11966,7 @@ func WarpAffine32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Three-channel planar 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12677,7 +12002,7 @@ func WarpAffine32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32sP3R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32sP3R.Addr()
 	if err != nil {
 		return err
@@ -12711,7 +12036,7 @@ func WarpAffine32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Four-channel planar 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -12747,7 +12072,7 @@ func WarpAffine32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel planar 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32sP4R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32sP4R.Addr()
 	if err != nil {
 		return err
@@ -12781,27 +12106,25 @@ func WarpAffine32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Single-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12817,26 +12140,24 @@ func WarpAffine16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, o
 // Single-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC1R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16fC1R(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12851,27 +12172,25 @@ func WarpAffine16fC1R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Three-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12887,26 +12206,24 @@ func WarpAffine16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC3R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16fC3R(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12921,27 +12238,25 @@ func WarpAffine16fC3R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12957,26 +12272,24 @@ func WarpAffine16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC4R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine16fC4R(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine16fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -12991,27 +12304,25 @@ func WarpAffine16fC4R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Single-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13027,26 +12338,24 @@ func WarpAffine32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, o
 // Single-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13061,27 +12370,25 @@ func WarpAffine32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Three-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13097,26 +12404,24 @@ func WarpAffine32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13131,27 +12436,25 @@ func WarpAffine32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13167,26 +12470,24 @@ func WarpAffine32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13201,27 +12502,25 @@ func WarpAffine32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 32-bit floating-point affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13237,26 +12536,24 @@ func WarpAffine32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel 32-bit floating-point affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13271,7 +12568,7 @@ func WarpAffine32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Three-channel planar 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13307,7 +12604,7 @@ func WarpAffine32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32fP3R.Addr()
 	if err != nil {
 		return err
@@ -13341,7 +12638,7 @@ func WarpAffine32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Four-channel planar 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -13377,7 +12674,7 @@ func WarpAffine32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel planar 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine32fP4R.Addr()
 	if err != nil {
 		return err
@@ -13411,27 +12708,25 @@ func WarpAffine32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Single-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13447,26 +12742,24 @@ func WarpAffine64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, o
 // Single-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine64fC1R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine64fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13481,27 +12774,25 @@ func WarpAffine64fC1R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Three-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fC3RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13517,26 +12808,24 @@ func WarpAffine64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine64fC3R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine64fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13551,27 +12840,25 @@ func WarpAffine64fC3R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fC4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13587,26 +12874,24 @@ func WarpAffine64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine64fC4R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine64fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13621,27 +12906,25 @@ func WarpAffine64fC4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // Four-channel 64-bit floating-point affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fAc4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13657,26 +12940,24 @@ func WarpAffine64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel 64-bit floating-point affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine64fAc4R(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine64fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -13691,7 +12972,7 @@ func WarpAffine64fAc4R(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Three-channel planar 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine64fP3RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fP3RCtx(aSrc *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13727,7 +13008,7 @@ func WarpAffine64fP3RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 // Three-channel planar 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine64fP3R(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine64fP3R(aSrc *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine64fP3R.Addr()
 	if err != nil {
 		return err
@@ -13761,7 +13042,7 @@ func WarpAffine64fP3R(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oS
 // Four-channel planar 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine64fP4RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fP4RCtx(aSrc *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -13797,7 +13078,7 @@ func WarpAffine64fP4RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 // Four-channel planar 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine64fP4R(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffine64fP4R(aSrc *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffine64fP4R.Addr()
 	if err != nil {
 		return err
@@ -13838,17 +13119,16 @@ func WarpAffine64fP4R(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oS
 //   - nBatchSize: Number of NppiWarpAffineBatchCXR structures in this call
 //     (must be > 1).
 //   - nppStreamCtx: application_managed_stream_context.
-func WarpAffineBatchInitCtx(batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatchInitCtx(batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatchInitCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13868,13 +13148,12 @@ func WarpAffineBatchInitCtx(batchList *nppc.WarpAffineBatchCXR, nBatchSize uint3
 //     NppiWarpAffineBatchCXR structures.
 //   - nBatchSize: Number of NppiWarpAffineBatchCXR structures in this call
 //     (must be > 1).
-func WarpAffineBatchInit(batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatchInit(batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatchInit.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(batchList)), uintptr(nBatchSize), 0, 0, 0, 0)
-	runtime.KeepAlive(batchList)
+	r := ffiimpl.CallInts(sym, uintptr(batchList), uintptr(nBatchSize), 0, 0, 0, 0)
 	return ffiimpl.Error(procWarpAffineBatchInit, Status(r))
 }
 
@@ -13884,7 +13163,7 @@ func WarpAffineBatchInit(batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) 
 // 1 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -13894,14 +13173,13 @@ func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13915,7 +13193,7 @@ func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 // 1 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch8uC1R.Addr()
 	if err != nil {
 		return err
@@ -13925,13 +13203,12 @@ func WarpAffineBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI n
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13944,7 +13221,7 @@ func WarpAffineBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI n
 // 3 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13954,14 +13231,13 @@ func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13975,7 +13251,7 @@ func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 // 3 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch8uC3R.Addr()
 	if err != nil {
 		return err
@@ -13985,13 +13261,12 @@ func WarpAffineBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI n
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14004,7 +13279,7 @@ func WarpAffineBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI n
 // 4 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -14014,14 +13289,13 @@ func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14035,7 +13309,7 @@ func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 // 4 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch8uC4R.Addr()
 	if err != nil {
 		return err
@@ -14045,13 +13319,12 @@ func WarpAffineBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI n
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14064,7 +13337,7 @@ func WarpAffineBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI n
 // 4 channel 8-bit unsigned integer image warp affine batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -14074,14 +13347,13 @@ func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14095,7 +13367,7 @@ func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 4 channel 8-bit unsigned integer image warp affine batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch8uAc4R.Addr()
 	if err != nil {
 		return err
@@ -14105,13 +13377,12 @@ func WarpAffineBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14124,7 +13395,7 @@ func WarpAffineBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 1 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch16fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -14134,14 +13405,13 @@ func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14155,7 +13425,7 @@ func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 1 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch16fC1R.Addr()
 	if err != nil {
 		return err
@@ -14165,13 +13435,12 @@ func WarpAffineBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14184,7 +13453,7 @@ func WarpAffineBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 3 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch16fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -14194,14 +13463,13 @@ func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14215,7 +13483,7 @@ func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 3 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch16fC3R.Addr()
 	if err != nil {
 		return err
@@ -14225,13 +13493,12 @@ func WarpAffineBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14244,7 +13511,7 @@ func WarpAffineBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 4 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch16fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -14254,14 +13521,13 @@ func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14275,7 +13541,7 @@ func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 4 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch16fC4R.Addr()
 	if err != nil {
 		return err
@@ -14285,13 +13551,12 @@ func WarpAffineBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14304,7 +13569,7 @@ func WarpAffineBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 1 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -14314,14 +13579,13 @@ func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14335,7 +13599,7 @@ func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 1 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch32fC1R.Addr()
 	if err != nil {
 		return err
@@ -14345,13 +13609,12 @@ func WarpAffineBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14364,7 +13627,7 @@ func WarpAffineBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 3 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -14374,14 +13637,13 @@ func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14395,7 +13657,7 @@ func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 3 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch32fC3R.Addr()
 	if err != nil {
 		return err
@@ -14405,13 +13667,12 @@ func WarpAffineBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14424,7 +13685,7 @@ func WarpAffineBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 4 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -14434,14 +13695,13 @@ func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14455,7 +13715,7 @@ func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 4 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch32fC4R.Addr()
 	if err != nil {
 		return err
@@ -14465,13 +13725,12 @@ func WarpAffineBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14484,7 +13743,7 @@ func WarpAffineBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI 
 // 4 channel 32-bit floating point image warp affine batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -14494,14 +13753,13 @@ func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14515,7 +13773,7 @@ func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 // 4 channel 32-bit floating point image warp affine batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32) error {
+func WarpAffineBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpAffineBatch32fAc4R.Addr()
 	if err != nil {
 		return err
@@ -14525,13 +13783,12 @@ func WarpAffineBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14545,27 +13802,25 @@ func WarpAffineBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14582,26 +13837,24 @@ func WarpAffineBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -14617,27 +13870,25 @@ func WarpAffineBack8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14654,26 +13905,24 @@ func WarpAffineBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -14689,27 +13938,25 @@ func WarpAffineBack8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14726,26 +13973,24 @@ func WarpAffineBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -14762,27 +14007,25 @@ func WarpAffineBack8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14800,26 +14043,24 @@ func WarpAffineBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -14835,7 +14076,7 @@ func WarpAffineBack8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -14872,7 +14113,7 @@ func WarpAffineBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack8uP3R.Addr()
 	if err != nil {
 		return err
@@ -14907,7 +14148,7 @@ func WarpAffineBack8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -14944,7 +14185,7 @@ func WarpAffineBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack8uP4R.Addr()
 	if err != nil {
 		return err
@@ -14979,27 +14220,25 @@ func WarpAffineBack8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15016,26 +14255,24 @@ func WarpAffineBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15051,27 +14288,25 @@ func WarpAffineBack16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15088,26 +14323,24 @@ func WarpAffineBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15123,27 +14356,25 @@ func WarpAffineBack16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15160,26 +14391,24 @@ func WarpAffineBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15196,27 +14425,25 @@ func WarpAffineBack16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15234,26 +14461,24 @@ func WarpAffineBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15269,7 +14494,7 @@ func WarpAffineBack16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -15306,7 +14531,7 @@ func WarpAffineBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack16uP3R.Addr()
 	if err != nil {
 		return err
@@ -15341,7 +14566,7 @@ func WarpAffineBack16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15378,7 +14603,7 @@ func WarpAffineBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack16uP4R.Addr()
 	if err != nil {
 		return err
@@ -15413,27 +14638,25 @@ func WarpAffineBack16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15450,26 +14673,24 @@ func WarpAffineBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32sC1R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15485,27 +14706,25 @@ func WarpAffineBack32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15522,26 +14741,24 @@ func WarpAffineBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32sC3R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15557,27 +14774,25 @@ func WarpAffineBack32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15594,26 +14809,24 @@ func WarpAffineBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32sC4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15630,27 +14843,25 @@ func WarpAffineBack32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15668,26 +14879,24 @@ func WarpAffineBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32sAc4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15703,7 +14912,7 @@ func WarpAffineBack32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -15740,7 +14949,7 @@ func WarpAffineBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32sP3R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32sP3R.Addr()
 	if err != nil {
 		return err
@@ -15775,7 +14984,7 @@ func WarpAffineBack32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15812,7 +15021,7 @@ func WarpAffineBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32sP4R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32sP4R.Addr()
 	if err != nil {
 		return err
@@ -15847,27 +15056,25 @@ func WarpAffineBack32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15884,26 +15091,24 @@ func WarpAffineBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15919,27 +15124,25 @@ func WarpAffineBack32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15956,26 +15159,24 @@ func WarpAffineBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -15991,27 +15192,25 @@ func WarpAffineBack32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16028,26 +15227,24 @@ func WarpAffineBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -16064,27 +15261,25 @@ func WarpAffineBack32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16102,26 +15297,24 @@ func WarpAffineBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -16137,7 +15330,7 @@ func WarpAffineBack32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -16174,7 +15367,7 @@ func WarpAffineBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32fP3R.Addr()
 	if err != nil {
 		return err
@@ -16209,7 +15402,7 @@ func WarpAffineBack32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -16246,7 +15439,7 @@ func WarpAffineBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpAffineBack32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineBack32fP4R.Addr()
 	if err != nil {
 		return err
@@ -16281,29 +15474,27 @@ func WarpAffineBack32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16320,28 +15511,26 @@ func WarpAffineQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16357,29 +15546,27 @@ func WarpAffineQuad8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16396,28 +15583,26 @@ func WarpAffineQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16433,29 +15618,27 @@ func WarpAffineQuad8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16472,28 +15655,26 @@ func WarpAffineQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16510,29 +15691,27 @@ func WarpAffineQuad8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16550,28 +15729,26 @@ func WarpAffineQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16587,7 +15764,7 @@ func WarpAffineQuad8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -16626,7 +15803,7 @@ func WarpAffineQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad8uP3R.Addr()
 	if err != nil {
 		return err
@@ -16663,7 +15840,7 @@ func WarpAffineQuad8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -16702,7 +15879,7 @@ func WarpAffineQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad8uP4R.Addr()
 	if err != nil {
 		return err
@@ -16739,29 +15916,27 @@ func WarpAffineQuad8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16778,28 +15953,26 @@ func WarpAffineQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16815,29 +15988,27 @@ func WarpAffineQuad16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16854,28 +16025,26 @@ func WarpAffineQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16891,29 +16060,27 @@ func WarpAffineQuad16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -16930,28 +16097,26 @@ func WarpAffineQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -16968,29 +16133,27 @@ func WarpAffineQuad16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17008,28 +16171,26 @@ func WarpAffineQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17045,7 +16206,7 @@ func WarpAffineQuad16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -17084,7 +16245,7 @@ func WarpAffineQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad16uP3R.Addr()
 	if err != nil {
 		return err
@@ -17121,7 +16282,7 @@ func WarpAffineQuad16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -17160,7 +16321,7 @@ func WarpAffineQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad16uP4R.Addr()
 	if err != nil {
 		return err
@@ -17197,29 +16358,27 @@ func WarpAffineQuad16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17236,28 +16395,26 @@ func WarpAffineQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32sC1R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17273,29 +16430,27 @@ func WarpAffineQuad32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17312,28 +16467,26 @@ func WarpAffineQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32sC3R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17349,29 +16502,27 @@ func WarpAffineQuad32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17388,28 +16539,26 @@ func WarpAffineQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32sC4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17426,29 +16575,27 @@ func WarpAffineQuad32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17466,28 +16613,26 @@ func WarpAffineQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32sAc4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17503,7 +16648,7 @@ func WarpAffineQuad32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -17542,7 +16687,7 @@ func WarpAffineQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32sP3R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32sP3R.Addr()
 	if err != nil {
 		return err
@@ -17579,7 +16724,7 @@ func WarpAffineQuad32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -17618,7 +16763,7 @@ func WarpAffineQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32sP4R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32sP4R.Addr()
 	if err != nil {
 		return err
@@ -17655,29 +16800,27 @@ func WarpAffineQuad32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17694,28 +16837,26 @@ func WarpAffineQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17731,29 +16872,27 @@ func WarpAffineQuad32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17770,28 +16909,26 @@ func WarpAffineQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17807,29 +16944,27 @@ func WarpAffineQuad32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17846,28 +16981,26 @@ func WarpAffineQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17884,29 +17017,27 @@ func WarpAffineQuad32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -17924,28 +17055,26 @@ func WarpAffineQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -17961,7 +17090,7 @@ func WarpAffineQuad32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -18000,7 +17129,7 @@ func WarpAffineQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32fP3R.Addr()
 	if err != nil {
 		return err
@@ -18037,7 +17166,7 @@ func WarpAffineQuad32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -18076,7 +17205,7 @@ func WarpAffineQuad32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpAffineQuad32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpAffineQuad32fP4R.Addr()
 	if err != nil {
 		return err
@@ -18215,27 +17344,25 @@ func GetPerspectiveBound(oSrcROI nppc.Rect, bound *[2]float64, aCoeffs *[3]float
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18252,26 +17379,24 @@ func WarpPerspective8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18287,27 +17412,25 @@ func WarpPerspective8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18324,26 +17447,24 @@ func WarpPerspective8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18359,27 +17480,25 @@ func WarpPerspective8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18396,26 +17515,24 @@ func WarpPerspective8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18431,27 +17548,25 @@ func WarpPerspective8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, o
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18468,26 +17583,24 @@ func WarpPerspective8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18503,7 +17616,7 @@ func WarpPerspective8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -18540,7 +17653,7 @@ func WarpPerspective8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective8uP3R.Addr()
 	if err != nil {
 		return err
@@ -18575,7 +17688,7 @@ func WarpPerspective8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -18612,7 +17725,7 @@ func WarpPerspective8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective8uP4R.Addr()
 	if err != nil {
 		return err
@@ -18647,27 +17760,25 @@ func WarpPerspective8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18684,26 +17795,24 @@ func WarpPerspective16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18719,27 +17828,25 @@ func WarpPerspective16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18756,26 +17863,24 @@ func WarpPerspective16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18791,27 +17896,25 @@ func WarpPerspective16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18828,26 +17931,24 @@ func WarpPerspective16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18863,27 +17964,25 @@ func WarpPerspective16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -18900,26 +17999,24 @@ func WarpPerspective16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -18935,7 +18032,7 @@ func WarpPerspective16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -18972,7 +18069,7 @@ func WarpPerspective16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16uP3R.Addr()
 	if err != nil {
 		return err
@@ -19007,7 +18104,7 @@ func WarpPerspective16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -19044,7 +18141,7 @@ func WarpPerspective16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16uP4R.Addr()
 	if err != nil {
 		return err
@@ -19079,27 +18176,25 @@ func WarpPerspective16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19116,26 +18211,24 @@ func WarpPerspective32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32sC1R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19151,27 +18244,25 @@ func WarpPerspective32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19188,26 +18279,24 @@ func WarpPerspective32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32sC3R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19223,27 +18312,25 @@ func WarpPerspective32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19260,26 +18347,24 @@ func WarpPerspective32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32sC4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19295,27 +18380,25 @@ func WarpPerspective32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19332,26 +18415,24 @@ func WarpPerspective32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32sAc4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19367,7 +18448,7 @@ func WarpPerspective32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -19404,7 +18485,7 @@ func WarpPerspective32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32sP3R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32sP3R.Addr()
 	if err != nil {
 		return err
@@ -19439,7 +18520,7 @@ func WarpPerspective32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -19476,7 +18557,7 @@ func WarpPerspective32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32sP4R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32sP4R.Addr()
 	if err != nil {
 		return err
@@ -19511,27 +18592,25 @@ func WarpPerspective32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19548,26 +18627,24 @@ func WarpPerspective16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC1R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16fC1R(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19583,27 +18660,25 @@ func WarpPerspective16fC1R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19620,26 +18695,24 @@ func WarpPerspective16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC3R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16fC3R(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19655,27 +18728,25 @@ func WarpPerspective16fC3R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19692,26 +18763,24 @@ func WarpPerspective16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC4R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective16fC4R(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective16fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19727,27 +18796,25 @@ func WarpPerspective16fC4R(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19764,26 +18831,24 @@ func WarpPerspective32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19799,27 +18864,25 @@ func WarpPerspective32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19836,26 +18899,24 @@ func WarpPerspective32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19871,27 +18932,25 @@ func WarpPerspective32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19908,26 +18967,24 @@ func WarpPerspective32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -19943,27 +19000,25 @@ func WarpPerspective32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -19980,26 +19035,24 @@ func WarpPerspective32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -20015,7 +19068,7 @@ func WarpPerspective32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -20052,7 +19105,7 @@ func WarpPerspective32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32fP3R.Addr()
 	if err != nil {
 		return err
@@ -20087,7 +19140,7 @@ func WarpPerspective32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -20124,7 +19177,7 @@ func WarpPerspective32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspective32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspective32fP4R.Addr()
 	if err != nil {
 		return err
@@ -20165,17 +19218,16 @@ func WarpPerspective32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32
 //   - nBatchSize: Number of NppiWarpPerspectiveBatchCXR structures in this call
 //     (must be > 1).
 //   - nppStreamCtx: application_managed_stream_context.
-func WarpPerspectiveBatchInitCtx(batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatchInitCtx(batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatchInitCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20195,13 +19247,12 @@ func WarpPerspectiveBatchInitCtx(batchList *nppc.WarpPerspectiveBatchCXR, nBatch
 //     NppiWarpPerspectiveBatchCXR structures.
 //   - nBatchSize: Number of NppiWarpPerspectiveBatchCXR structures in this call
 //     (must be > 1).
-func WarpPerspectiveBatchInit(batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatchInit(batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatchInit.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(batchList)), uintptr(nBatchSize), 0, 0, 0, 0)
-	runtime.KeepAlive(batchList)
+	r := ffiimpl.CallInts(sym, uintptr(batchList), uintptr(nBatchSize), 0, 0, 0, 0)
 	return ffiimpl.Error(procWarpPerspectiveBatchInit, Status(r))
 }
 
@@ -20211,7 +19262,7 @@ func WarpPerspectiveBatchInit(batchList *nppc.WarpPerspectiveBatchCXR, nBatchSiz
 // 1 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -20221,14 +19272,13 @@ func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20242,7 +19292,7 @@ func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 // 1 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch8uC1R.Addr()
 	if err != nil {
 		return err
@@ -20252,13 +19302,12 @@ func WarpPerspectiveBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20271,7 +19320,7 @@ func WarpPerspectiveBatch8uC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 // 3 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -20281,14 +19330,13 @@ func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20302,7 +19350,7 @@ func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 // 3 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch8uC3R.Addr()
 	if err != nil {
 		return err
@@ -20312,13 +19360,12 @@ func WarpPerspectiveBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20331,7 +19378,7 @@ func WarpPerspectiveBatch8uC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 // 4 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -20341,14 +19388,13 @@ func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20362,7 +19408,7 @@ func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 // 4 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch8uC4R.Addr()
 	if err != nil {
 		return err
@@ -20372,13 +19418,12 @@ func WarpPerspectiveBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20392,7 +19437,7 @@ func WarpPerspectiveBatch8uC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 // alpha.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -20402,14 +19447,13 @@ func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20424,7 +19468,7 @@ func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // alpha.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch8uAc4R.Addr()
 	if err != nil {
 		return err
@@ -20434,13 +19478,12 @@ func WarpPerspectiveBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20453,7 +19496,7 @@ func WarpPerspectiveBatch8uAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // 1 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch16fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -20463,14 +19506,13 @@ func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20484,7 +19526,7 @@ func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 1 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch16fC1R.Addr()
 	if err != nil {
 		return err
@@ -20494,13 +19536,12 @@ func WarpPerspectiveBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20513,7 +19554,7 @@ func WarpPerspectiveBatch16fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // 3 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch16fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -20523,14 +19564,13 @@ func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20544,7 +19584,7 @@ func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 3 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch16fC3R.Addr()
 	if err != nil {
 		return err
@@ -20554,13 +19594,12 @@ func WarpPerspectiveBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20573,7 +19612,7 @@ func WarpPerspectiveBatch16fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // 4 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch16fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -20583,14 +19622,13 @@ func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20604,7 +19642,7 @@ func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 4 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch16fC4R.Addr()
 	if err != nil {
 		return err
@@ -20614,13 +19652,12 @@ func WarpPerspectiveBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20633,7 +19670,7 @@ func WarpPerspectiveBatch16fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // 1 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -20643,14 +19680,13 @@ func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20664,7 +19700,7 @@ func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 1 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch32fC1R.Addr()
 	if err != nil {
 		return err
@@ -20674,13 +19710,12 @@ func WarpPerspectiveBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20693,7 +19728,7 @@ func WarpPerspectiveBatch32fC1R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // 3 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -20703,14 +19738,13 @@ func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20724,7 +19758,7 @@ func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 3 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch32fC3R.Addr()
 	if err != nil {
 		return err
@@ -20734,13 +19768,12 @@ func WarpPerspectiveBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20753,7 +19786,7 @@ func WarpPerspectiveBatch32fC3R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // 4 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -20763,14 +19796,13 @@ func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20784,7 +19816,7 @@ func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 4 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch32fC4R.Addr()
 	if err != nil {
 		return err
@@ -20794,13 +19826,12 @@ func WarpPerspectiveBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20814,7 +19845,7 @@ func WarpPerspectiveBatch32fC4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRec
 // alpha.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -20824,14 +19855,13 @@ func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDs
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20846,7 +19876,7 @@ func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDs
 // alpha.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32) error {
+func WarpPerspectiveBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32) error {
 	sym, err := procWarpPerspectiveBatch32fAc4R.Addr()
 	if err != nil {
 		return err
@@ -20856,13 +19886,12 @@ func WarpPerspectiveBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRe
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -20876,27 +19905,25 @@ func WarpPerspectiveBatch32fAc4R(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRe
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -20913,26 +19940,24 @@ func WarpPerspectiveBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -20948,27 +19973,25 @@ func WarpPerspectiveBack8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -20985,26 +20008,24 @@ func WarpPerspectiveBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21020,27 +20041,25 @@ func WarpPerspectiveBack8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21057,26 +20076,24 @@ func WarpPerspectiveBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21093,27 +20110,25 @@ func WarpPerspectiveBack8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21131,26 +20146,24 @@ func WarpPerspectiveBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21166,7 +20179,7 @@ func WarpPerspectiveBack8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -21203,7 +20216,7 @@ func WarpPerspectiveBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack8uP3R.Addr()
 	if err != nil {
 		return err
@@ -21238,7 +20251,7 @@ func WarpPerspectiveBack8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -21275,7 +20288,7 @@ func WarpPerspectiveBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack8uP4R.Addr()
 	if err != nil {
 		return err
@@ -21310,27 +20323,25 @@ func WarpPerspectiveBack8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21347,26 +20358,24 @@ func WarpPerspectiveBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21382,27 +20391,25 @@ func WarpPerspectiveBack16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21419,26 +20426,24 @@ func WarpPerspectiveBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21454,27 +20459,25 @@ func WarpPerspectiveBack16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21491,26 +20494,24 @@ func WarpPerspectiveBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21527,27 +20528,25 @@ func WarpPerspectiveBack16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21565,26 +20564,24 @@ func WarpPerspectiveBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21600,7 +20597,7 @@ func WarpPerspectiveBack16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -21637,7 +20634,7 @@ func WarpPerspectiveBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack16uP3R.Addr()
 	if err != nil {
 		return err
@@ -21672,7 +20669,7 @@ func WarpPerspectiveBack16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -21709,7 +20706,7 @@ func WarpPerspectiveBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack16uP4R.Addr()
 	if err != nil {
 		return err
@@ -21744,27 +20741,25 @@ func WarpPerspectiveBack16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21781,26 +20776,24 @@ func WarpPerspectiveBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32sC1R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21816,27 +20809,25 @@ func WarpPerspectiveBack32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21853,26 +20844,24 @@ func WarpPerspectiveBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32sC3R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21888,27 +20877,25 @@ func WarpPerspectiveBack32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21925,26 +20912,24 @@ func WarpPerspectiveBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32sC4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -21961,27 +20946,25 @@ func WarpPerspectiveBack32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -21999,26 +20982,24 @@ func WarpPerspectiveBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32sAc4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -22034,7 +21015,7 @@ func WarpPerspectiveBack32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22071,7 +21052,7 @@ func WarpPerspectiveBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32sP3R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32sP3R.Addr()
 	if err != nil {
 		return err
@@ -22106,7 +21087,7 @@ func WarpPerspectiveBack32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -22143,7 +21124,7 @@ func WarpPerspectiveBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32sP4R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32sP4R.Addr()
 	if err != nil {
 		return err
@@ -22178,27 +21159,25 @@ func WarpPerspectiveBack32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22215,26 +21194,24 @@ func WarpPerspectiveBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -22250,27 +21227,25 @@ func WarpPerspectiveBack32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22287,26 +21262,24 @@ func WarpPerspectiveBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -22322,27 +21295,25 @@ func WarpPerspectiveBack32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22359,26 +21330,24 @@ func WarpPerspectiveBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -22395,27 +21364,25 @@ func WarpPerspectiveBack32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22433,26 +21400,24 @@ func WarpPerspectiveBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	if err = frame.Err(); err != nil {
@@ -22468,7 +21433,7 @@ func WarpPerspectiveBack32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22505,7 +21470,7 @@ func WarpPerspectiveBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32fP3R.Addr()
 	if err != nil {
 		return err
@@ -22540,7 +21505,7 @@ func WarpPerspectiveBack32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -22577,7 +21542,7 @@ func WarpPerspectiveBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
+func WarpPerspectiveBack32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveBack32fP4R.Addr()
 	if err != nil {
 		return err
@@ -22612,29 +21577,27 @@ func WarpPerspectiveBack32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22651,28 +21614,26 @@ func WarpPerspectiveQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad8uC1R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -22688,29 +21649,27 @@ func WarpPerspectiveQuad8uC1R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22727,28 +21686,26 @@ func WarpPerspectiveQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad8uC3R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -22764,29 +21721,27 @@ func WarpPerspectiveQuad8uC3R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22803,28 +21758,26 @@ func WarpPerspectiveQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad8uC4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -22841,29 +21794,27 @@ func WarpPerspectiveQuad8uC4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22881,28 +21832,26 @@ func WarpPerspectiveQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad8uAc4R(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -22918,7 +21867,7 @@ func WarpPerspectiveQuad8uAc4R(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22957,7 +21906,7 @@ func WarpPerspectiveQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad8uP3R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad8uP3R.Addr()
 	if err != nil {
 		return err
@@ -22994,7 +21943,7 @@ func WarpPerspectiveQuad8uP3R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -23033,7 +21982,7 @@ func WarpPerspectiveQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad8uP4R(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad8uP4R.Addr()
 	if err != nil {
 		return err
@@ -23070,29 +22019,27 @@ func WarpPerspectiveQuad8uP4R(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23109,28 +22056,26 @@ func WarpPerspectiveQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad16uC1R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23146,29 +22091,27 @@ func WarpPerspectiveQuad16uC1R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23185,28 +22128,26 @@ func WarpPerspectiveQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad16uC3R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23222,29 +22163,27 @@ func WarpPerspectiveQuad16uC3R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23261,28 +22200,26 @@ func WarpPerspectiveQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad16uC4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23299,29 +22236,27 @@ func WarpPerspectiveQuad16uC4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23339,28 +22274,26 @@ func WarpPerspectiveQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad16uAc4R(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23376,7 +22309,7 @@ func WarpPerspectiveQuad16uAc4R(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23415,7 +22348,7 @@ func WarpPerspectiveQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad16uP3R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad16uP3R.Addr()
 	if err != nil {
 		return err
@@ -23452,7 +22385,7 @@ func WarpPerspectiveQuad16uP3R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -23491,7 +22424,7 @@ func WarpPerspectiveQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad16uP4R(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad16uP4R.Addr()
 	if err != nil {
 		return err
@@ -23528,29 +22461,27 @@ func WarpPerspectiveQuad16uP4R(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23567,28 +22498,26 @@ func WarpPerspectiveQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32sC1R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23604,29 +22533,27 @@ func WarpPerspectiveQuad32sC1R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23643,28 +22570,26 @@ func WarpPerspectiveQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32sC3R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23680,29 +22605,27 @@ func WarpPerspectiveQuad32sC3R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23719,28 +22642,26 @@ func WarpPerspectiveQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32sC4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23757,29 +22678,27 @@ func WarpPerspectiveQuad32sC4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23797,28 +22716,26 @@ func WarpPerspectiveQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32sAc4R(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -23834,7 +22751,7 @@ func WarpPerspectiveQuad32sAc4R(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23873,7 +22790,7 @@ func WarpPerspectiveQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32sP3R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32sP3R.Addr()
 	if err != nil {
 		return err
@@ -23910,7 +22827,7 @@ func WarpPerspectiveQuad32sP3R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -23949,7 +22866,7 @@ func WarpPerspectiveQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32sP4R(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32sP4R.Addr()
 	if err != nil {
 		return err
@@ -23986,29 +22903,27 @@ func WarpPerspectiveQuad32sP4R(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -24025,28 +22940,26 @@ func WarpPerspectiveQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32fC1R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -24062,29 +22975,27 @@ func WarpPerspectiveQuad32fC1R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -24101,28 +23012,26 @@ func WarpPerspectiveQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32fC3R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -24138,29 +23047,27 @@ func WarpPerspectiveQuad32fC3R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -24177,28 +23084,26 @@ func WarpPerspectiveQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32fC4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -24215,29 +23120,27 @@ func WarpPerspectiveQuad32fC4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -24255,28 +23158,26 @@ func WarpPerspectiveQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32fAc4R(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	if err = frame.Err(); err != nil {
@@ -24292,7 +23193,7 @@ func WarpPerspectiveQuad32fAc4R(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -24331,7 +23232,7 @@ func WarpPerspectiveQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32fP3R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32fP3R.Addr()
 	if err != nil {
 		return err
@@ -24368,7 +23269,7 @@ func WarpPerspectiveQuad32fP3R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -24407,7 +23308,7 @@ func WarpPerspectiveQuad32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32fP4R(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
+func WarpPerspectiveQuad32fP4R(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32) error {
 	sym, err := procWarpPerspectiveQuad32fP4R.Addr()
 	if err != nil {
 		return err

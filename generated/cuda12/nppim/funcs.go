@@ -4,6 +4,7 @@
 package nppim
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda12/nppc"
 	"runtime"
@@ -16,26 +17,23 @@ import (
 // Single-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -51,25 +49,22 @@ func Dilate8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDst
 // Single-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -84,26 +79,23 @@ func Dilate8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstSte
 // Three-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -119,25 +111,22 @@ func Dilate8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDst
 // Three-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -152,26 +141,23 @@ func Dilate8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstSte
 // Four-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -187,25 +173,22 @@ func Dilate8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // Three-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -220,26 +203,23 @@ func Dilate8uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // Four-channel 8-bit unsigned integer dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -255,25 +235,22 @@ func Dilate8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep 
 // Four-channel 8-bit unsigned integer dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -288,26 +265,23 @@ func Dilate8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 // Single-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -323,25 +297,22 @@ func Dilate16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, n
 // Single-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -356,26 +327,23 @@ func Dilate16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDst
 // Three-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -391,25 +359,22 @@ func Dilate16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, n
 // Three-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -424,26 +389,23 @@ func Dilate16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDst
 // Four-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -459,25 +421,22 @@ func Dilate16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // Four-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -492,26 +451,23 @@ func Dilate16uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // Four-channel 16-bit unsigned integer dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -527,25 +483,22 @@ func Dilate16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 // Four-channel 16-bit unsigned integer dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -560,26 +513,23 @@ func Dilate16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 // Single-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -595,25 +545,22 @@ func Dilate32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, n
 // Single-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -628,26 +575,23 @@ func Dilate32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDst
 // Three-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -663,25 +607,22 @@ func Dilate32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, n
 // Three-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -696,26 +637,23 @@ func Dilate32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDst
 // Four-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -731,25 +669,22 @@ func Dilate32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Four-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -764,26 +699,23 @@ func Dilate32fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // Four-channel 32-bit floating-point dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -799,25 +731,22 @@ func Dilate32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 // Four-channel 32-bit floating-point dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Dilate32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procDilate32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -832,31 +761,28 @@ func Dilate32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 // Single-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -872,30 +798,27 @@ func DilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Single-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -910,31 +833,28 @@ func DilateBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size
 // Three-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -950,30 +870,27 @@ func DilateBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Three-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -988,31 +905,28 @@ func DilateBorder8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size
 // Four-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1028,30 +942,27 @@ func DilateBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // Four-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1067,31 +978,28 @@ func DilateBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1108,30 +1016,27 @@ func DilateBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, 
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1146,31 +1051,28 @@ func DilateBorder8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSr
 // Single-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1186,30 +1088,27 @@ func DilateBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Single-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1224,31 +1123,28 @@ func DilateBorder16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Three-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1264,30 +1160,27 @@ func DilateBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1302,31 +1195,28 @@ func DilateBorder16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Four-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1342,30 +1232,27 @@ func DilateBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 // Four-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1381,31 +1268,28 @@ func DilateBorder16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oS
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1422,30 +1306,27 @@ func DilateBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1460,31 +1341,28 @@ func DilateBorder16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, o
 // Single-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1500,30 +1378,27 @@ func DilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Single-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1538,31 +1413,28 @@ func DilateBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Three-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1578,30 +1450,27 @@ func DilateBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1616,31 +1485,28 @@ func DilateBorder32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Four-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1656,30 +1522,27 @@ func DilateBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // Four-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1695,31 +1558,28 @@ func DilateBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oS
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1736,30 +1596,27 @@ func DilateBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func DilateBorder32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procDilateBorder32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1775,31 +1632,28 @@ func DilateBorder32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, o
 // control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func GrayDilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32s, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayDilateBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32s], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayDilateBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1816,30 +1670,27 @@ func GrayDilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize np
 // control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func GrayDilateBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32s, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func GrayDilateBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32s], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procGrayDilateBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1854,31 +1705,28 @@ func GrayDilateBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Single-channel 32-bit floating point gray scale dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func GrayDilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32f, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayDilateBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32f], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayDilateBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1894,30 +1742,27 @@ func GrayDilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize 
 // Single-channel 32-bit floating point gray scale dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func GrayDilateBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32f, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func GrayDilateBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32f], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procGrayDilateBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -1932,21 +1777,19 @@ func GrayDilateBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize npp
 // Single-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1961,20 +1804,18 @@ func Dilate3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, n
 // Single-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x38uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x38uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1988,21 +1829,19 @@ func Dilate3x38uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDst
 // Three-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2017,20 +1856,18 @@ func Dilate3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, n
 // Three-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x38uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x38uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2044,21 +1881,19 @@ func Dilate3x38uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDst
 // Four-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2073,20 +1908,18 @@ func Dilate3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Four-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size) error {
+func Dilate3x38uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x38uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2100,21 +1933,19 @@ func Dilate3x38uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // Four-channel 8-bit unsigned integer 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2129,20 +1960,18 @@ func Dilate3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // Four-channel 8-bit unsigned integer 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size) error {
+func Dilate3x38uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x38uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2156,21 +1985,19 @@ func Dilate3x38uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep 
 // Single-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2185,20 +2012,18 @@ func Dilate3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u
 // Single-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x316uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x316uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2212,21 +2037,19 @@ func Dilate3x316uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, n
 // Three-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2241,20 +2064,18 @@ func Dilate3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u
 // Three-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x316uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x316uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2268,21 +2089,19 @@ func Dilate3x316uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, n
 // Four-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2297,20 +2116,18 @@ func Dilate3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Four-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size) error {
+func Dilate3x316uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x316uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2324,21 +2141,19 @@ func Dilate3x316uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // Four-channel 16-bit unsigned integer 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2353,20 +2168,18 @@ func Dilate3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // Four-channel 16-bit unsigned integer 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size) error {
+func Dilate3x316uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x316uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2380,21 +2193,19 @@ func Dilate3x316uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 // Single-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2409,20 +2220,18 @@ func Dilate3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f
 // Single-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x332fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x332fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2436,21 +2245,19 @@ func Dilate3x332fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, n
 // Three-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2465,20 +2272,18 @@ func Dilate3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f
 // Three-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x332fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x332fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2492,21 +2297,19 @@ func Dilate3x332fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, n
 // Four-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2521,20 +2324,18 @@ func Dilate3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Four-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size) error {
+func Dilate3x332fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x332fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2548,21 +2349,19 @@ func Dilate3x332fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Four-channel 32-bit floating-point 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2577,20 +2376,18 @@ func Dilate3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // Four-channel 32-bit floating-point 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size) error {
+func Dilate3x332fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x332fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2604,21 +2401,19 @@ func Dilate3x332fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 // Single-channel 64-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x364fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp64f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x364fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2633,20 +2428,18 @@ func Dilate3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f
 // Single-channel 64-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x364fC1R(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Dilate3x364fC1R(src ffi.DevicePtr[nppc.Npp64f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp64f], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procDilate3x364fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2660,26 +2453,24 @@ func Dilate3x364fC1R(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, n
 // Single-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2694,25 +2485,23 @@ func Dilate3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize npp
 // Single-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2726,26 +2515,24 @@ func Dilate3x3Border8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Three-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2760,25 +2547,23 @@ func Dilate3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize npp
 // Three-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2792,26 +2577,24 @@ func Dilate3x3Border8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Four-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2826,25 +2609,23 @@ func Dilate3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // Four-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2859,26 +2640,24 @@ func Dilate3x3Border8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2894,25 +2673,23 @@ func Dilate3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2926,26 +2703,24 @@ func Dilate3x3Border8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, 
 // Single-channel 16-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2960,25 +2735,23 @@ func Dilate3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize n
 // Single-channel 16-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2990,26 +2763,24 @@ func Dilate3x3Border16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // nppiDilate3x3Border_16u_C3R_Ctx, nppi_morphological_operations.h).
 //
 // Three-channel 16-bit unsigned integer 3x3 dilation with border control.
-func Dilate3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3022,25 +2793,23 @@ func Dilate3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize n
 // nppiDilate3x3Border_16u_C3R, nppi_morphological_operations.h).
 //
 // Three-channel 16-bit unsigned integer 3x3 dilation with border control.
-func Dilate3x3Border16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3052,26 +2821,24 @@ func Dilate3x3Border16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // nppiDilate3x3Border_16u_C4R_Ctx, nppi_morphological_operations.h).
 //
 // Four-channel 16-bit unsigned integer 3x3 dilation with border control.
-func Dilate3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3084,25 +2851,23 @@ func Dilate3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Si
 // nppiDilate3x3Border_16u_C4R, nppi_morphological_operations.h).
 //
 // Four-channel 16-bit unsigned integer 3x3 dilation with border control.
-func Dilate3x3Border16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3115,26 +2880,24 @@ func Dilate3x3Border16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 //
 // Four-channel 16-bit unsigned integer 3x3 dilation with border control,
 // ignoring alpha-channel.
-func Dilate3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3148,25 +2911,23 @@ func Dilate3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.S
 //
 // Four-channel 16-bit unsigned integer 3x3 dilation with border control,
 // ignoring alpha-channel.
-func Dilate3x3Border16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3180,26 +2941,24 @@ func Dilate3x3Border16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size
 // Single-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3214,25 +2973,23 @@ func Dilate3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize n
 // Single-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3246,26 +3003,24 @@ func Dilate3x3Border32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3280,25 +3035,23 @@ func Dilate3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize n
 // Three-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3312,26 +3065,24 @@ func Dilate3x3Border32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Four-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3346,25 +3097,23 @@ func Dilate3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // Four-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3379,26 +3128,24 @@ func Dilate3x3Border32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3414,25 +3161,23 @@ func Dilate3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Dilate3x3Border32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procDilate3x3Border32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3446,26 +3191,23 @@ func Dilate3x3Border32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size
 // Single-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3481,25 +3223,22 @@ func Erode8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstS
 // Single-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3514,26 +3253,23 @@ func Erode8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep
 // Three-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3549,25 +3285,22 @@ func Erode8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstS
 // Three-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3582,26 +3315,23 @@ func Erode8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep
 // Four-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3617,25 +3347,22 @@ func Erode8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // Four-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3650,26 +3377,23 @@ func Erode8uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32
 // Four-channel 8-bit unsigned integer erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3685,25 +3409,22 @@ func Erode8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // Four-channel 8-bit unsigned integer erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3718,26 +3439,23 @@ func Erode8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // Single-channel 16-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3753,25 +3471,22 @@ func Erode16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nD
 // Single-channel 16-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3784,26 +3499,23 @@ func Erode16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstS
 // nppi_morphological_operations.h).
 //
 // Three-channel 16-bit unsigned integer erosion.
-func Erode16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3817,25 +3529,22 @@ func Erode16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nD
 // nppi_morphological_operations.h).
 //
 // Three-channel 16-bit unsigned integer erosion.
-func Erode16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3850,26 +3559,23 @@ func Erode16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstS
 // Four-channel 16-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3885,25 +3591,22 @@ func Erode16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // Four-channel 16-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3918,26 +3621,23 @@ func Erode16uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep in
 // Four-channel 16-bit unsigned integer erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3953,25 +3653,22 @@ func Erode16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // Four-channel 16-bit unsigned integer erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -3986,26 +3683,23 @@ func Erode16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // Single-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4021,25 +3715,22 @@ func Erode32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nD
 // Single-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4054,26 +3745,23 @@ func Erode32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstS
 // Three-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4089,25 +3777,22 @@ func Erode32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nD
 // Three-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4122,26 +3807,23 @@ func Erode32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstS
 // Four-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4157,25 +3839,22 @@ func Erode32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // Four-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4190,26 +3869,23 @@ func Erode32fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep in
 // Four-channel 32-bit floating-point erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4225,25 +3901,22 @@ func Erode32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Four-channel 32-bit floating-point erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point) error {
+func Erode32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point) error {
 	sym, err := procErode32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4258,31 +3931,28 @@ func Erode32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // Single-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4298,30 +3968,27 @@ func ErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Single-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4336,31 +4003,28 @@ func ErodeBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size,
 // Three-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4376,30 +4040,27 @@ func ErodeBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Three-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4414,31 +4075,28 @@ func ErodeBorder8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size,
 // Four-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4454,30 +4112,27 @@ func ErodeBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oS
 // Four-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4493,31 +4148,28 @@ func ErodeBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcO
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4534,30 +4186,27 @@ func ErodeBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4572,31 +4221,28 @@ func ErodeBorder8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // Single-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4612,30 +4258,27 @@ func ErodeBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Single-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4650,31 +4293,28 @@ func ErodeBorder16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Siz
 // Three-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4690,30 +4330,27 @@ func ErodeBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Three-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4728,31 +4365,28 @@ func ErodeBorder16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Siz
 // Four-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4768,30 +4402,27 @@ func ErodeBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, 
 // Four-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4807,31 +4438,28 @@ func ErodeBorder16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSr
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4848,30 +4476,27 @@ func ErodeBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4886,31 +4511,28 @@ func ErodeBorder16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oS
 // Single-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4926,30 +4548,27 @@ func ErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Single-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -4964,31 +4583,28 @@ func ErodeBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Siz
 // Three-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5004,30 +4620,27 @@ func ErodeBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Three-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -5042,31 +4655,28 @@ func ErodeBorder32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Siz
 // Four-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5082,30 +4692,27 @@ func ErodeBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, 
 // Four-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -5121,31 +4728,28 @@ func ErodeBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSr
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5162,30 +4766,27 @@ func ErodeBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func ErodeBorder32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procErodeBorder32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -5200,31 +4801,28 @@ func ErodeBorder32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oS
 // Single-channel 8-bit unsigned integer gray scale erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func GrayErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32s, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayErodeBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32s], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayErodeBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5240,30 +4838,27 @@ func GrayErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize npp
 // Single-channel 8-bit unsigned integer gray scale erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func GrayErodeBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32s, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func GrayErodeBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32s], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procGrayErodeBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -5278,31 +4873,28 @@ func GrayErodeBorder8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Single-channel 32-bit floating point gray scale erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func GrayErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32f, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayErodeBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32f], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayErodeBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5318,30 +4910,27 @@ func GrayErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize n
 // Single-channel 32-bit floating point gray scale erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func GrayErodeBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32f, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
+func GrayErodeBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32f], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType) error {
 	sym, err := procGrayErodeBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	if err = frame.Err(); err != nil {
@@ -5356,21 +4945,19 @@ func GrayErodeBorder32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Single-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5385,20 +4972,18 @@ func Erode3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nD
 // Single-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x38uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x38uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5412,21 +4997,19 @@ func Erode3x38uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstS
 // Three-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5441,20 +5024,18 @@ func Erode3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nD
 // Three-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x38uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x38uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5468,21 +5049,19 @@ func Erode3x38uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstS
 // Four-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5497,20 +5076,18 @@ func Erode3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // Four-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size) error {
+func Erode3x38uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procErode3x38uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5524,21 +5101,19 @@ func Erode3x38uC4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // Four-channel 8-bit unsigned integer 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5553,20 +5128,18 @@ func Erode3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Four-channel 8-bit unsigned integer 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size) error {
+func Erode3x38uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procErode3x38uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5580,21 +5153,19 @@ func Erode3x38uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // Single-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5609,20 +5180,18 @@ func Erode3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u,
 // Single-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x316uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x316uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5636,21 +5205,19 @@ func Erode3x316uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nD
 // Three-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5665,20 +5232,18 @@ func Erode3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u,
 // Three-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x316uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x316uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5692,21 +5257,19 @@ func Erode3x316uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nD
 // Four-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5721,20 +5284,18 @@ func Erode3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // Four-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size) error {
+func Erode3x316uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procErode3x316uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5748,21 +5309,19 @@ func Erode3x316uC4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // Four-channel 16-bit unsigned integer 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5777,20 +5336,18 @@ func Erode3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Four-channel 16-bit unsigned integer 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size) error {
+func Erode3x316uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procErode3x316uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5804,21 +5361,19 @@ func Erode3x316uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // Single-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5833,20 +5388,18 @@ func Erode3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f,
 // Single-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x332fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x332fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5860,21 +5413,19 @@ func Erode3x332fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nD
 // Three-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5889,20 +5440,18 @@ func Erode3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f,
 // Three-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x332fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x332fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5916,21 +5465,19 @@ func Erode3x332fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nD
 // Four-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5945,20 +5492,18 @@ func Erode3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // Four-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size) error {
+func Erode3x332fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procErode3x332fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5972,21 +5517,19 @@ func Erode3x332fC4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // Four-channel 32-bit floating-point 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6001,20 +5544,18 @@ func Erode3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Four-channel 32-bit floating-point 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size) error {
+func Erode3x332fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size) error {
 	sym, err := procErode3x332fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6028,21 +5569,19 @@ func Erode3x332fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Single-channel 64-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x364fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp64f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x364fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6057,20 +5596,18 @@ func Erode3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f,
 // Single-channel 64-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x364fC1R(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
+func Erode3x364fC1R(src ffi.DevicePtr[nppc.Npp64f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp64f], nDstStep nppc.Npp32s, oSizeROI nppc.Size) error {
 	sym, err := procErode3x364fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6084,26 +5621,24 @@ func Erode3x364fC1R(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nD
 // Single-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6118,25 +5653,23 @@ func Erode3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Single-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6150,26 +5683,24 @@ func Erode3x3Border8uC1R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Three-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6184,25 +5715,23 @@ func Erode3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6216,26 +5745,24 @@ func Erode3x3Border8uC3R(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Four-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6250,25 +5777,23 @@ func Erode3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size,
 // Four-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6283,26 +5808,24 @@ func Erode3x3Border8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oS
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6318,25 +5841,23 @@ func Erode3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6350,26 +5871,24 @@ func Erode3x3Border8uAc4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // Single-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6384,25 +5903,23 @@ func Erode3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize np
 // Single-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6416,26 +5933,24 @@ func Erode3x3Border16uC1R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Three-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6450,25 +5965,23 @@ func Erode3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize np
 // Three-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6482,26 +5995,24 @@ func Erode3x3Border16uC3R(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Four-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6516,25 +6027,23 @@ func Erode3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Siz
 // Four-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6549,26 +6058,24 @@ func Erode3x3Border16uC4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, 
 // ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6584,25 +6091,23 @@ func Erode3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Si
 // ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6616,26 +6121,24 @@ func Erode3x3Border16uAc4R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 // Single-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6650,25 +6153,23 @@ func Erode3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize np
 // Single-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6682,26 +6183,24 @@ func Erode3x3Border32fC1R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Three-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6716,25 +6215,23 @@ func Erode3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize np
 // Three-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6748,26 +6245,24 @@ func Erode3x3Border32fC3R(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Four-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6782,25 +6277,23 @@ func Erode3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Siz
 // Four-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6815,26 +6308,24 @@ func Erode3x3Border32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, 
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6850,25 +6341,23 @@ func Erode3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fAc4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
+func Erode3x3Border32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType) error {
 	sym, err := procErode3x3Border32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7090,35 +6579,31 @@ func MorphGetBufferSize32fC4R(oSizeROI nppc.Size) (hpBufferSize int32, err error
 // 1 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7132,34 +6617,30 @@ func MorphCloseBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 1 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7172,35 +6653,31 @@ func MorphCloseBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, 
 // 3 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7214,34 +6691,30 @@ func MorphCloseBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 3 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7254,35 +6727,31 @@ func MorphCloseBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, 
 // 4 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7296,34 +6765,30 @@ func MorphCloseBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 4 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7336,35 +6801,31 @@ func MorphCloseBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, 
 // 1 channel 16-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7378,34 +6839,30 @@ func MorphCloseBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 16-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7418,35 +6875,31 @@ func MorphCloseBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size
 // 1 channel 16-bit signed integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7460,34 +6913,30 @@ func MorphCloseBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 16-bit signed integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7500,35 +6949,31 @@ func MorphCloseBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size
 // 1 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7542,34 +6987,30 @@ func MorphCloseBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7582,35 +7023,31 @@ func MorphCloseBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size
 // 3 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7624,34 +7061,30 @@ func MorphCloseBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 3 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7664,35 +7097,31 @@ func MorphCloseBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size
 // 4 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7706,34 +7135,30 @@ func MorphCloseBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 4 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphCloseBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphCloseBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7746,35 +7171,31 @@ func MorphCloseBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size
 // 1 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7788,34 +7209,30 @@ func MorphOpenBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // 1 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7828,35 +7245,31 @@ func MorphOpenBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // 3 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7870,34 +7283,30 @@ func MorphOpenBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // 3 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7910,35 +7319,31 @@ func MorphOpenBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // 4 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7952,34 +7357,30 @@ func MorphOpenBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // 4 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7992,35 +7393,31 @@ func MorphOpenBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // 1 channel 16-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8034,34 +7431,30 @@ func MorphOpenBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 16-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8074,35 +7467,31 @@ func MorphOpenBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 // 1 channel 16-bit signed integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8116,34 +7505,30 @@ func MorphOpenBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 16-bit signed integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8156,35 +7541,31 @@ func MorphOpenBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size,
 // 1 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8198,34 +7579,30 @@ func MorphOpenBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8238,35 +7615,31 @@ func MorphOpenBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // 3 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8280,34 +7653,30 @@ func MorphOpenBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // 3 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8320,35 +7689,31 @@ func MorphOpenBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // 4 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8362,34 +7727,30 @@ func MorphOpenBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // 4 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphOpenBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphOpenBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8402,35 +7763,31 @@ func MorphOpenBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // 1 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8444,34 +7801,30 @@ func MorphTopHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8484,35 +7837,31 @@ func MorphTopHatBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size,
 // 3 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8526,34 +7875,30 @@ func MorphTopHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Si
 // 3 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8566,35 +7911,31 @@ func MorphTopHatBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size,
 // 4 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8608,34 +7949,30 @@ func MorphTopHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Si
 // 4 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8648,35 +7985,31 @@ func MorphTopHatBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size,
 // 1 channel 16-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8690,34 +8023,30 @@ func MorphTopHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.
 // 1 channel 16-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8730,35 +8059,31 @@ func MorphTopHatBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Siz
 // 1 channel 16-bit signed integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8772,34 +8097,30 @@ func MorphTopHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.
 // 1 channel 16-bit signed integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8812,35 +8133,31 @@ func MorphTopHatBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Siz
 // 1 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8854,34 +8171,30 @@ func MorphTopHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.
 // 1 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8894,35 +8207,31 @@ func MorphTopHatBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Siz
 // 3 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8936,34 +8245,30 @@ func MorphTopHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.
 // 3 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8976,35 +8281,31 @@ func MorphTopHatBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Siz
 // 4 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9018,34 +8319,30 @@ func MorphTopHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.
 // 4 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphTopHatBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphTopHatBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9058,35 +8355,31 @@ func MorphTopHatBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Siz
 // 1 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9100,34 +8393,30 @@ func MorphBlackHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 1 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9140,35 +8429,31 @@ func MorphBlackHatBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 3 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9182,34 +8467,30 @@ func MorphBlackHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 3 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9222,35 +8503,31 @@ func MorphBlackHatBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 4 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9264,34 +8541,30 @@ func MorphBlackHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 4 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9306,35 +8579,31 @@ func MorphBlackHatBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9349,34 +8618,30 @@ func MorphBlackHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize npp
 // control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9390,35 +8655,31 @@ func MorphBlackHatBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 16-bit signed integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9432,34 +8693,30 @@ func MorphBlackHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize npp
 // 1 channel 16-bit signed integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9473,35 +8730,31 @@ func MorphBlackHatBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9515,34 +8768,30 @@ func MorphBlackHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 1 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9556,35 +8805,31 @@ func MorphBlackHatBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 3 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9598,34 +8843,30 @@ func MorphBlackHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 3 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9639,35 +8880,31 @@ func MorphBlackHatBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 4 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9681,34 +8918,30 @@ func MorphBlackHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 4 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphBlackHatBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphBlackHatBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9721,35 +8954,31 @@ func MorphBlackHatBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9763,34 +8992,30 @@ func MorphGradientBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 1 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9803,35 +9028,31 @@ func MorphGradientBorder8uC1R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 3 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9845,34 +9066,30 @@ func MorphGradientBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 3 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9885,35 +9102,31 @@ func MorphGradientBorder8uC3R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 4 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9927,34 +9140,30 @@ func MorphGradientBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 4 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9968,35 +9177,31 @@ func MorphGradientBorder8uC4R(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 1 channel 16-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10010,34 +9215,30 @@ func MorphGradientBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize npp
 // 1 channel 16-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10051,35 +9252,31 @@ func MorphGradientBorder16uC1R(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 16-bit signed integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10093,34 +9290,30 @@ func MorphGradientBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize npp
 // 1 channel 16-bit signed integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10134,35 +9327,31 @@ func MorphGradientBorder16sC1R(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10176,34 +9365,30 @@ func MorphGradientBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 1 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10217,35 +9402,31 @@ func MorphGradientBorder32fC1R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 3 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10259,34 +9440,30 @@ func MorphGradientBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 3 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10300,35 +9477,31 @@ func MorphGradientBorder32fC3R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 4 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10342,34 +9515,30 @@ func MorphGradientBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 4 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC4R(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType) error {
+func MorphGradientBorder32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType) error {
 	sym, err := procMorphGradientBorder32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}

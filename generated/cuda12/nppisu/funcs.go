@@ -4,6 +4,7 @@
 package nppisu
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda12/nppc"
 	"runtime"
@@ -22,14 +23,14 @@ import (
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc8uC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp8u) {
+func Malloc8uC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp8u]) {
 	sym, err := procMalloc8uC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp8u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp8u](r)
 	return
 }
 
@@ -45,14 +46,14 @@ func Malloc8uC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc8uC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp8u) {
+func Malloc8uC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp8u]) {
 	sym, err := procMalloc8uC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp8u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp8u](r)
 	return
 }
 
@@ -68,14 +69,14 @@ func Malloc8uC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc8uC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp8u) {
+func Malloc8uC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp8u]) {
 	sym, err := procMalloc8uC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp8u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp8u](r)
 	return
 }
 
@@ -91,14 +92,14 @@ func Malloc8uC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc8uC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp8u) {
+func Malloc8uC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp8u]) {
 	sym, err := procMalloc8uC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp8u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp8u](r)
 	return
 }
 
@@ -114,14 +115,14 @@ func Malloc8uC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16uC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16u) {
+func Malloc16uC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16u]) {
 	sym, err := procMalloc16uC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16u](r)
 	return
 }
 
@@ -137,14 +138,14 @@ func Malloc16uC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16uC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16u) {
+func Malloc16uC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16u]) {
 	sym, err := procMalloc16uC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16u](r)
 	return
 }
 
@@ -160,14 +161,14 @@ func Malloc16uC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16uC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16u) {
+func Malloc16uC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16u]) {
 	sym, err := procMalloc16uC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16u](r)
 	return
 }
 
@@ -183,14 +184,14 @@ func Malloc16uC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16uC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16u) {
+func Malloc16uC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16u]) {
 	sym, err := procMalloc16uC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16u](r)
 	return
 }
 
@@ -206,14 +207,14 @@ func Malloc16uC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16sC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16s) {
+func Malloc16sC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16s]) {
 	sym, err := procMalloc16sC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16s](r)
 	return
 }
 
@@ -229,14 +230,14 @@ func Malloc16sC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16sC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16s) {
+func Malloc16sC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16s]) {
 	sym, err := procMalloc16sC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16s](r)
 	return
 }
 
@@ -252,14 +253,14 @@ func Malloc16sC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16sC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16s) {
+func Malloc16sC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16s]) {
 	sym, err := procMalloc16sC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16s](r)
 	return
 }
 
@@ -275,14 +276,14 @@ func Malloc16sC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16scC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16sc) {
+func Malloc16scC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16sc]) {
 	sym, err := procMalloc16scC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16sc](r)
 	return
 }
 
@@ -298,14 +299,14 @@ func Malloc16scC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16scC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16sc) {
+func Malloc16scC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16sc]) {
 	sym, err := procMalloc16scC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16sc](r)
 	return
 }
 
@@ -321,14 +322,14 @@ func Malloc16scC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16scC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16sc) {
+func Malloc16scC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16sc]) {
 	sym, err := procMalloc16scC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16sc](r)
 	return
 }
 
@@ -344,14 +345,14 @@ func Malloc16scC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc16scC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp16sc) {
+func Malloc16scC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp16sc]) {
 	sym, err := procMalloc16scC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp16sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16sc](r)
 	return
 }
 
@@ -367,14 +368,14 @@ func Malloc16scC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32sC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32s) {
+func Malloc32sC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32s]) {
 	sym, err := procMalloc32sC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32s](r)
 	return
 }
 
@@ -390,14 +391,14 @@ func Malloc32sC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32sC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32s) {
+func Malloc32sC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32s]) {
 	sym, err := procMalloc32sC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32s](r)
 	return
 }
 
@@ -413,14 +414,14 @@ func Malloc32sC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32sC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32s) {
+func Malloc32sC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32s]) {
 	sym, err := procMalloc32sC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32s](r)
 	return
 }
 
@@ -436,14 +437,14 @@ func Malloc32sC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32scC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32sc) {
+func Malloc32scC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32sc]) {
 	sym, err := procMalloc32scC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32sc](r)
 	return
 }
 
@@ -459,14 +460,14 @@ func Malloc32scC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32scC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32sc) {
+func Malloc32scC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32sc]) {
 	sym, err := procMalloc32scC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32sc](r)
 	return
 }
 
@@ -482,14 +483,14 @@ func Malloc32scC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32scC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32sc) {
+func Malloc32scC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32sc]) {
 	sym, err := procMalloc32scC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32sc](r)
 	return
 }
 
@@ -505,14 +506,14 @@ func Malloc32scC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32scC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32sc) {
+func Malloc32scC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32sc]) {
 	sym, err := procMalloc32scC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32sc](r)
 	return
 }
 
@@ -528,14 +529,14 @@ func Malloc32scC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32f) {
+func Malloc32fC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32f]) {
 	sym, err := procMalloc32fC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32f)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32f](r)
 	return
 }
 
@@ -551,14 +552,14 @@ func Malloc32fC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32f) {
+func Malloc32fC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32f]) {
 	sym, err := procMalloc32fC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32f)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32f](r)
 	return
 }
 
@@ -574,14 +575,14 @@ func Malloc32fC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32f) {
+func Malloc32fC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32f]) {
 	sym, err := procMalloc32fC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32f)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32f](r)
 	return
 }
 
@@ -597,14 +598,14 @@ func Malloc32fC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32f) {
+func Malloc32fC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32f]) {
 	sym, err := procMalloc32fC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32f)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32f](r)
 	return
 }
 
@@ -620,14 +621,14 @@ func Malloc32fC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fcC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32fc) {
+func Malloc32fcC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32fc]) {
 	sym, err := procMalloc32fcC1.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32fc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32fc](r)
 	return
 }
 
@@ -643,14 +644,14 @@ func Malloc32fcC1(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fcC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32fc) {
+func Malloc32fcC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32fc]) {
 	sym, err := procMalloc32fcC2.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32fc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32fc](r)
 	return
 }
 
@@ -666,14 +667,14 @@ func Malloc32fcC2(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fcC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32fc) {
+func Malloc32fcC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32fc]) {
 	sym, err := procMalloc32fcC3.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32fc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32fc](r)
 	return
 }
 
@@ -689,14 +690,14 @@ func Malloc32fcC3(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 //   - stepBytes: line_step.
 //
 // Returns: Pointer to new image data.
-func Malloc32fcC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *nppc.Npp32fc) {
+func Malloc32fcC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret ffi.DevicePtr[nppc.Npp32fc]) {
 	sym, err := procMalloc32fcC4.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nWidthPixels), uintptr(nHeightPixels), uintptr(unsafe.Pointer(stepBytes)), 0, 0, 0)
 	runtime.KeepAlive(stepBytes)
-	ret = (*nppc.Npp32fc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32fc](r)
 	return
 }
 
@@ -706,11 +707,10 @@ func Malloc32fcC4(nWidthPixels, nHeightPixels int32, stepBytes *int32) (ret *npp
 // It wraps nppiFree (symbol nppiFree, nppi_support_functions.h).
 //
 //   - data: A pointer to memory allocated using nppiMalloc_<modifier>.
-func Free(data unsafe.Pointer) {
+func Free(data ffi.DeviceAddr) {
 	sym, err := procFree.Addr()
 	if err != nil {
 		return
 	}
 	ffiimpl.CallInts(sym, uintptr(data), 0, 0, 0, 0, 0)
-	runtime.KeepAlive(data)
 }

@@ -4,6 +4,7 @@
 package nppitc
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda12/nppc"
 	"runtime"
@@ -18,23 +19,21 @@ import (
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -51,22 +50,20 @@ func Threshold8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func Threshold8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -82,20 +79,19 @@ func Threshold8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -112,19 +108,18 @@ func Threshold8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func Threshold8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -140,23 +135,21 @@ func Threshold8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, 
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -173,22 +166,20 @@ func Threshold16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func Threshold16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -204,20 +195,19 @@ func Threshold16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -234,19 +224,18 @@ func Threshold16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func Threshold16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -262,23 +251,21 @@ func Threshold16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -295,22 +282,20 @@ func Threshold16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func Threshold16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -326,20 +311,19 @@ func Threshold16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -356,19 +340,18 @@ func Threshold16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func Threshold16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -384,23 +367,21 @@ func Threshold16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -417,22 +398,20 @@ func Threshold32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func Threshold32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -448,20 +427,19 @@ func Threshold32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -478,19 +456,18 @@ func Threshold32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func Threshold32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -506,23 +483,21 @@ func Threshold32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -540,22 +515,20 @@ func Threshold8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func Threshold8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -572,20 +545,19 @@ func Threshold8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -603,19 +575,18 @@ func Threshold8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func Threshold8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -632,23 +603,21 @@ func Threshold8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, 
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -666,22 +635,20 @@ func Threshold16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func Threshold16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -698,20 +665,19 @@ func Threshold16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -729,19 +695,18 @@ func Threshold16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func Threshold16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -758,23 +723,21 @@ func Threshold16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -792,22 +755,20 @@ func Threshold16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func Threshold16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -824,20 +785,19 @@ func Threshold16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -855,19 +815,18 @@ func Threshold16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func Threshold16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -884,23 +843,21 @@ func Threshold16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -918,22 +875,20 @@ func Threshold32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func Threshold32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -950,20 +905,19 @@ func Threshold32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -981,19 +935,18 @@ func Threshold32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func Threshold32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1011,23 +964,21 @@ func Threshold32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1046,22 +997,20 @@ func Threshold8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func Threshold8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1079,20 +1028,19 @@ func Threshold8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep 
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1111,19 +1059,18 @@ func Threshold8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Si
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func Threshold8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1141,23 +1088,21 @@ func Threshold8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size,
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1176,22 +1121,20 @@ func Threshold16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func Threshold16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1209,20 +1152,19 @@ func Threshold16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 // is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1241,19 +1183,18 @@ func Threshold16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.
 // is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func Threshold16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1271,23 +1212,21 @@ func Threshold16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Siz
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1306,22 +1245,20 @@ func Threshold16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func Threshold16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1339,20 +1276,19 @@ func Threshold16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSt
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1371,19 +1307,18 @@ func Threshold16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func Threshold16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1401,23 +1336,21 @@ func Threshold16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Siz
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1436,22 +1369,20 @@ func Threshold32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func Threshold32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1469,20 +1400,19 @@ func Threshold32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 // is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1501,19 +1431,18 @@ func Threshold32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 // is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func Threshold32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThreshold32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -1530,22 +1459,20 @@ func Threshold32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Siz
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1562,21 +1489,19 @@ func ThresholdGt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
+func ThresholdGt8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
 	sym, err := procThresholdGt8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1592,19 +1517,18 @@ func ThresholdGt8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1621,18 +1545,17 @@ func ThresholdGt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
+func ThresholdGt8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
 	sym, err := procThresholdGt8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1648,22 +1571,20 @@ func ThresholdGt8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1680,21 +1601,19 @@ func ThresholdGt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
+func ThresholdGt16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
 	sym, err := procThresholdGt16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1710,19 +1629,18 @@ func ThresholdGt16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1739,18 +1657,17 @@ func ThresholdGt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
+func ThresholdGt16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
 	sym, err := procThresholdGt16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1766,22 +1683,20 @@ func ThresholdGt16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1798,21 +1713,19 @@ func ThresholdGt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
+func ThresholdGt16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
 	sym, err := procThresholdGt16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1828,19 +1741,18 @@ func ThresholdGt16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1857,18 +1769,17 @@ func ThresholdGt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
+func ThresholdGt16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
 	sym, err := procThresholdGt16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1884,22 +1795,20 @@ func ThresholdGt16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1916,21 +1825,19 @@ func ThresholdGt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
+func ThresholdGt32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
 	sym, err := procThresholdGt32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1946,19 +1853,18 @@ func ThresholdGt32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1975,18 +1881,17 @@ func ThresholdGt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
+func ThresholdGt32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
 	sym, err := procThresholdGt32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2002,22 +1907,20 @@ func ThresholdGt32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2035,21 +1938,19 @@ func ThresholdGt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdGt8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdGt8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2066,19 +1967,18 @@ func ThresholdGt8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2096,18 +1996,17 @@ func ThresholdGt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdGt8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdGt8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2124,22 +2023,20 @@ func ThresholdGt8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2157,21 +2054,19 @@ func ThresholdGt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdGt16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdGt16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2188,19 +2083,18 @@ func ThresholdGt16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2218,18 +2112,17 @@ func ThresholdGt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdGt16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdGt16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2246,22 +2139,20 @@ func ThresholdGt16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2279,21 +2170,19 @@ func ThresholdGt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdGt16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdGt16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2310,19 +2199,18 @@ func ThresholdGt16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2340,18 +2228,17 @@ func ThresholdGt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdGt16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdGt16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2368,22 +2255,20 @@ func ThresholdGt16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2401,21 +2286,19 @@ func ThresholdGt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdGt32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdGt32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2432,19 +2315,18 @@ func ThresholdGt32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2462,18 +2344,17 @@ func ThresholdGt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdGt32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdGt32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2490,22 +2371,20 @@ func ThresholdGt32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2523,21 +2402,19 @@ func ThresholdGt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdGt8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdGt8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2555,19 +2432,18 @@ func ThresholdGt8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2586,18 +2462,17 @@ func ThresholdGt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdGt8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdGt8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2614,22 +2489,20 @@ func ThresholdGt8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2647,21 +2520,19 @@ func ThresholdGt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdGt16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdGt16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2679,19 +2550,18 @@ func ThresholdGt16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2710,18 +2580,17 @@ func ThresholdGt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdGt16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdGt16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2738,22 +2607,20 @@ func ThresholdGt16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2771,21 +2638,19 @@ func ThresholdGt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdGt16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdGt16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2803,19 +2668,18 @@ func ThresholdGt16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2834,18 +2698,17 @@ func ThresholdGt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdGt16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdGt16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2862,22 +2725,20 @@ func ThresholdGt16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2895,21 +2756,19 @@ func ThresholdGt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdGt32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdGt32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2927,19 +2786,18 @@ func ThresholdGt32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2958,18 +2816,17 @@ func ThresholdGt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdGt32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdGt32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -2986,22 +2843,20 @@ func ThresholdGt32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3018,21 +2873,19 @@ func ThresholdLt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
+func ThresholdLt8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
 	sym, err := procThresholdLt8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3048,19 +2901,18 @@ func ThresholdLt8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3077,18 +2929,17 @@ func ThresholdLt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
+func ThresholdLt8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u) error {
 	sym, err := procThresholdLt8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3104,22 +2955,20 @@ func ThresholdLt8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3136,21 +2985,19 @@ func ThresholdLt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
+func ThresholdLt16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
 	sym, err := procThresholdLt16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3166,19 +3013,18 @@ func ThresholdLt16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3195,18 +3041,17 @@ func ThresholdLt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
+func ThresholdLt16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u) error {
 	sym, err := procThresholdLt16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3222,22 +3067,20 @@ func ThresholdLt16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3254,21 +3097,19 @@ func ThresholdLt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
+func ThresholdLt16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
 	sym, err := procThresholdLt16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3284,19 +3125,18 @@ func ThresholdLt16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3313,18 +3153,17 @@ func ThresholdLt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
+func ThresholdLt16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s) error {
 	sym, err := procThresholdLt16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3340,22 +3179,20 @@ func ThresholdLt16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3372,21 +3209,19 @@ func ThresholdLt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
+func ThresholdLt32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
 	sym, err := procThresholdLt32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3402,19 +3237,18 @@ func ThresholdLt32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3431,18 +3265,17 @@ func ThresholdLt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
+func ThresholdLt32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f) error {
 	sym, err := procThresholdLt32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3458,22 +3291,20 @@ func ThresholdLt32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3491,21 +3322,19 @@ func ThresholdLt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdLt8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdLt8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3522,19 +3351,18 @@ func ThresholdLt8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3552,18 +3380,17 @@ func ThresholdLt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdLt8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdLt8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3580,22 +3407,20 @@ func ThresholdLt8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3613,21 +3438,19 @@ func ThresholdLt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdLt16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdLt16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3644,19 +3467,18 @@ func ThresholdLt16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3674,18 +3496,17 @@ func ThresholdLt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdLt16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdLt16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3702,22 +3523,20 @@ func ThresholdLt16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3735,21 +3554,19 @@ func ThresholdLt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdLt16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdLt16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3766,19 +3583,18 @@ func ThresholdLt16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3796,18 +3612,17 @@ func ThresholdLt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdLt16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdLt16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3824,22 +3639,20 @@ func ThresholdLt16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3857,21 +3670,19 @@ func ThresholdLt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdLt32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdLt32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3888,19 +3699,18 @@ func ThresholdLt32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3918,18 +3728,17 @@ func ThresholdLt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdLt32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdLt32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -3946,22 +3755,20 @@ func ThresholdLt32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3979,21 +3786,19 @@ func ThresholdLt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdLt8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdLt8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4011,19 +3816,18 @@ func ThresholdLt8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4042,18 +3846,17 @@ func ThresholdLt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
+func ThresholdLt8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u) error {
 	sym, err := procThresholdLt8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4070,22 +3873,20 @@ func ThresholdLt8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4103,21 +3904,19 @@ func ThresholdLt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdLt16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdLt16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4135,19 +3934,18 @@ func ThresholdLt16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4166,18 +3964,17 @@ func ThresholdLt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
+func ThresholdLt16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u) error {
 	sym, err := procThresholdLt16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4194,22 +3991,20 @@ func ThresholdLt16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4227,21 +4022,19 @@ func ThresholdLt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdLt16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdLt16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4259,19 +4052,18 @@ func ThresholdLt16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4290,18 +4082,17 @@ func ThresholdLt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
+func ThresholdLt16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s) error {
 	sym, err := procThresholdLt16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4318,22 +4109,20 @@ func ThresholdLt16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4351,21 +4140,19 @@ func ThresholdLt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdLt32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdLt32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4383,19 +4170,18 @@ func ThresholdLt32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4414,18 +4200,17 @@ func ThresholdLt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
+func ThresholdLt32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f) error {
 	sym, err := procThresholdLt32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	if err = frame.Err(); err != nil {
@@ -4442,15 +4227,15 @@ func ThresholdLt32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -4458,8 +4243,6 @@ func ThresholdVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4476,23 +4259,21 @@ func ThresholdVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4508,13 +4289,13 @@ func ThresholdVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -4522,7 +4303,6 @@ func ThresholdVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4539,20 +4319,19 @@ func ThresholdVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4568,15 +4347,15 @@ func ThresholdVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -4584,8 +4363,6 @@ func ThresholdVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4602,23 +4379,21 @@ func ThresholdVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4634,13 +4409,13 @@ func ThresholdVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -4648,7 +4423,6 @@ func ThresholdVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4665,20 +4439,19 @@ func ThresholdVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4694,15 +4467,15 @@ func ThresholdVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -4710,8 +4483,6 @@ func ThresholdVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4728,23 +4499,21 @@ func ThresholdVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4760,13 +4529,13 @@ func ThresholdVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -4774,7 +4543,6 @@ func ThresholdVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4791,20 +4559,19 @@ func ThresholdVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4820,15 +4587,15 @@ func ThresholdVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
@@ -4836,8 +4603,6 @@ func ThresholdVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4854,23 +4619,21 @@ func ThresholdVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4886,13 +4649,13 @@ func ThresholdVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
@@ -4900,7 +4663,6 @@ func ThresholdVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4917,20 +4679,19 @@ func ThresholdVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4946,15 +4707,15 @@ func ThresholdVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -4962,8 +4723,6 @@ func ThresholdVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4982,23 +4741,21 @@ func ThresholdVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5016,13 +4773,13 @@ func ThresholdVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5030,7 +4787,6 @@ func ThresholdVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5049,20 +4805,19 @@ func ThresholdVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5080,15 +4835,15 @@ func ThresholdVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5096,8 +4851,6 @@ func ThresholdVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5116,23 +4869,21 @@ func ThresholdVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5150,13 +4901,13 @@ func ThresholdVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5164,7 +4915,6 @@ func ThresholdVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5183,20 +4933,19 @@ func ThresholdVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5214,15 +4963,15 @@ func ThresholdVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5230,8 +4979,6 @@ func ThresholdVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5250,23 +4997,21 @@ func ThresholdVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5284,13 +5029,13 @@ func ThresholdVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5298,7 +5043,6 @@ func ThresholdVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5317,20 +5061,19 @@ func ThresholdVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5348,15 +5091,15 @@ func ThresholdVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5364,8 +5107,6 @@ func ThresholdVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5384,23 +5125,21 @@ func ThresholdVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5418,13 +5157,13 @@ func ThresholdVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5432,7 +5171,6 @@ func ThresholdVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5451,20 +5189,19 @@ func ThresholdVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5482,15 +5219,15 @@ func ThresholdVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // true, the channel value is set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5498,8 +5235,6 @@ func ThresholdVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5518,23 +5253,21 @@ func ThresholdVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 // true, the channel value is set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5553,13 +5286,13 @@ func ThresholdVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5567,7 +5300,6 @@ func ThresholdVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5587,20 +5319,19 @@ func ThresholdVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 // to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5619,15 +5350,15 @@ func ThresholdVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Si
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5635,8 +5366,6 @@ func ThresholdVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5656,23 +5385,21 @@ func ThresholdVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5691,13 +5418,13 @@ func ThresholdVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5705,7 +5432,6 @@ func ThresholdVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5725,20 +5451,19 @@ func ThresholdVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5756,15 +5481,15 @@ func ThresholdVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.
 // true, the channel value is set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5772,8 +5497,6 @@ func ThresholdVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5792,23 +5515,21 @@ func ThresholdVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 // true, the channel value is set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5827,13 +5548,13 @@ func ThresholdVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5841,7 +5562,6 @@ func ThresholdVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5861,20 +5581,19 @@ func ThresholdVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 // to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5893,15 +5612,15 @@ func ThresholdVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5909,8 +5628,6 @@ func ThresholdVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, 
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5930,23 +5647,21 @@ func ThresholdVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, 
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5965,13 +5680,13 @@ func ThresholdVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -5979,7 +5694,6 @@ func ThresholdVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI np
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -5999,20 +5713,19 @@ func ThresholdVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI np
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
+func ThresholdVal32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procThresholdVal32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6031,23 +5744,21 @@ func ThresholdVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6065,22 +5776,20 @@ func ThresholdGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
+func ThresholdGTVal8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
 	sym, err := procThresholdGTVal8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6097,20 +5806,19 @@ func ThresholdGTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6128,19 +5836,18 @@ func ThresholdGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
+func ThresholdGTVal8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
 	sym, err := procThresholdGTVal8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6157,23 +5864,21 @@ func ThresholdGTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6191,22 +5896,20 @@ func ThresholdGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
+func ThresholdGTVal16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
 	sym, err := procThresholdGTVal16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6223,20 +5926,19 @@ func ThresholdGTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6254,19 +5956,18 @@ func ThresholdGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
+func ThresholdGTVal16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
 	sym, err := procThresholdGTVal16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6283,23 +5984,21 @@ func ThresholdGTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6317,22 +6016,20 @@ func ThresholdGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
+func ThresholdGTVal16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
 	sym, err := procThresholdGTVal16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6349,20 +6046,19 @@ func ThresholdGTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6380,19 +6076,18 @@ func ThresholdGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
+func ThresholdGTVal16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
 	sym, err := procThresholdGTVal16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6409,23 +6104,21 @@ func ThresholdGTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6443,22 +6136,20 @@ func ThresholdGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
+func ThresholdGTVal32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
 	sym, err := procThresholdGTVal32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6475,20 +6166,19 @@ func ThresholdGTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6506,19 +6196,18 @@ func ThresholdGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
+func ThresholdGTVal32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
 	sym, err := procThresholdGTVal32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6535,23 +6224,21 @@ func ThresholdGTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6571,22 +6258,20 @@ func ThresholdGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdGTVal8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdGTVal8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6605,20 +6290,19 @@ func ThresholdGTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6638,19 +6322,18 @@ func ThresholdGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdGTVal8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdGTVal8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6669,23 +6352,21 @@ func ThresholdGTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6705,22 +6386,20 @@ func ThresholdGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdGTVal16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdGTVal16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6739,20 +6418,19 @@ func ThresholdGTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6772,19 +6450,18 @@ func ThresholdGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdGTVal16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdGTVal16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6803,23 +6480,21 @@ func ThresholdGTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6839,22 +6514,20 @@ func ThresholdGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdGTVal16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdGTVal16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6873,20 +6546,19 @@ func ThresholdGTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6906,19 +6578,18 @@ func ThresholdGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdGTVal16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdGTVal16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6937,23 +6608,21 @@ func ThresholdGTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -6973,22 +6642,20 @@ func ThresholdGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdGTVal32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdGTVal32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7007,20 +6674,19 @@ func ThresholdGTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7040,19 +6706,18 @@ func ThresholdGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdGTVal32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdGTVal32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7071,23 +6736,21 @@ func ThresholdGTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7107,22 +6770,20 @@ func ThresholdGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdGTVal8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdGTVal8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7142,20 +6803,19 @@ func ThresholdGTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7176,19 +6836,18 @@ func ThresholdGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI np
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdGTVal8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdGTVal8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7207,23 +6866,21 @@ func ThresholdGTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7243,22 +6900,20 @@ func ThresholdGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdGTVal16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdGTVal16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7278,20 +6933,19 @@ func ThresholdGTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7312,19 +6966,18 @@ func ThresholdGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdGTVal16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdGTVal16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7343,23 +6996,21 @@ func ThresholdGTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7379,22 +7030,20 @@ func ThresholdGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdGTVal16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdGTVal16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7414,20 +7063,19 @@ func ThresholdGTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7448,19 +7096,18 @@ func ThresholdGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdGTVal16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdGTVal16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7479,23 +7126,21 @@ func ThresholdGTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7515,22 +7160,20 @@ func ThresholdGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdGTVal32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdGTVal32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7550,20 +7193,19 @@ func ThresholdGTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7584,19 +7226,18 @@ func ThresholdGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdGTVal32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdGTVal32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -7614,7 +7255,7 @@ func ThresholdGTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // It wraps nppiFusedAbsDiff_Threshold_GTVal_Ctx (symbol
 // nppiFusedAbsDiff_Threshold_GTVal_Ctx,
 // nppi_threshold_and_compare_operations.h).
-func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, src1 unsafe.Pointer, nSrc1Step int32, src2 unsafe.Pointer, nSrc2Step int32, dst unsafe.Pointer, nDstStep int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
+func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, src1 ffi.DeviceAddr, nSrc1Step int32, src2 ffi.DeviceAddr, nSrc2Step int32, dst ffi.DeviceAddr, nDstStep int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procFusedAbsDiffThresholdGTValCtx.Addr()
 	if err != nil {
 		return err
@@ -7633,9 +7274,6 @@ func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels np
 	frame.Int(uintptr(pvalue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(threshold)
 	runtime.KeepAlive(pvalue)
@@ -7654,7 +7292,7 @@ func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels np
 // comparison operations absdiff of sourcePixels is greater than pThreshold is
 // true, the output pixel is set to pValue, otherwise it is set to absdiff of
 // sourcePixels.
-func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, srcDst unsafe.Pointer, nSrcDstStep int32, src2 unsafe.Pointer, nSrc2Step int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
+func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, srcDst ffi.DeviceAddr, nSrcDstStep int32, src2 ffi.DeviceAddr, nSrc2Step int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procFusedAbsDiffThresholdGTValICtx.Addr()
 	if err != nil {
 		return err
@@ -7671,8 +7309,6 @@ func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels n
 	frame.Int(uintptr(pvalue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
-	runtime.KeepAlive(src2)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(threshold)
 	runtime.KeepAlive(pvalue)
@@ -7692,23 +7328,21 @@ func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7726,22 +7360,20 @@ func ThresholdLTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
+func ThresholdLTVal8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
 	sym, err := procThresholdLTVal8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7758,20 +7390,19 @@ func ThresholdLTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7789,19 +7420,18 @@ func ThresholdLTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
+func ThresholdLTVal8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u) error {
 	sym, err := procThresholdLTVal8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7818,23 +7448,21 @@ func ThresholdLTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7852,22 +7480,20 @@ func ThresholdLTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
+func ThresholdLTVal16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
 	sym, err := procThresholdLTVal16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7884,20 +7510,19 @@ func ThresholdLTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7915,19 +7540,18 @@ func ThresholdLTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
+func ThresholdLTVal16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u) error {
 	sym, err := procThresholdLTVal16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7944,23 +7568,21 @@ func ThresholdLTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7978,22 +7600,20 @@ func ThresholdLTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
+func ThresholdLTVal16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
 	sym, err := procThresholdLTVal16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8010,20 +7630,19 @@ func ThresholdLTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8041,19 +7660,18 @@ func ThresholdLTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
+func ThresholdLTVal16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s) error {
 	sym, err := procThresholdLTVal16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8070,23 +7688,21 @@ func ThresholdLTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8104,22 +7720,20 @@ func ThresholdLTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
+func ThresholdLTVal32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
 	sym, err := procThresholdLTVal32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8136,20 +7750,19 @@ func ThresholdLTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8167,19 +7780,18 @@ func ThresholdLTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
+func ThresholdLTVal32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f) error {
 	sym, err := procThresholdLTVal32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8196,23 +7808,21 @@ func ThresholdLTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8232,22 +7842,20 @@ func ThresholdLTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdLTVal8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdLTVal8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8266,20 +7874,19 @@ func ThresholdLTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8299,19 +7906,18 @@ func ThresholdLTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdLTVal8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdLTVal8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8330,23 +7936,21 @@ func ThresholdLTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8366,22 +7970,20 @@ func ThresholdLTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdLTVal16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdLTVal16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8400,20 +8002,19 @@ func ThresholdLTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8433,19 +8034,18 @@ func ThresholdLTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdLTVal16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdLTVal16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8464,23 +8064,21 @@ func ThresholdLTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8500,22 +8098,20 @@ func ThresholdLTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdLTVal16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdLTVal16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8534,20 +8130,19 @@ func ThresholdLTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8567,19 +8162,18 @@ func ThresholdLTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdLTVal16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdLTVal16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8598,23 +8192,21 @@ func ThresholdLTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8634,22 +8226,20 @@ func ThresholdLTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdLTVal32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdLTVal32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8668,20 +8258,19 @@ func ThresholdLTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8701,19 +8290,18 @@ func ThresholdLTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdLTVal32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdLTVal32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8732,23 +8320,21 @@ func ThresholdLTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8768,22 +8354,20 @@ func ThresholdLTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdLTVal8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdLTVal8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8802,20 +8386,19 @@ func ThresholdLTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8835,19 +8418,18 @@ func ThresholdLTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
+func ThresholdLTVal8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u) error {
 	sym, err := procThresholdLTVal8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8866,23 +8448,21 @@ func ThresholdLTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8902,22 +8482,20 @@ func ThresholdLTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdLTVal16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdLTVal16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8937,20 +8515,19 @@ func ThresholdLTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -8971,19 +8548,18 @@ func ThresholdLTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
+func ThresholdLTVal16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u) error {
 	sym, err := procThresholdLTVal16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9002,23 +8578,21 @@ func ThresholdLTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9038,22 +8612,20 @@ func ThresholdLTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdLTVal16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdLTVal16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9072,20 +8644,19 @@ func ThresholdLTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9105,19 +8676,18 @@ func ThresholdLTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
+func ThresholdLTVal16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s) error {
 	sym, err := procThresholdLTVal16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9136,23 +8706,21 @@ func ThresholdLTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9172,22 +8740,20 @@ func ThresholdLTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdLTVal32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdLTVal32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9207,20 +8773,19 @@ func ThresholdLTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9241,19 +8806,18 @@ func ThresholdLTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
+func ThresholdLTVal32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f) error {
 	sym, err := procThresholdLTVal32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -9274,15 +8838,15 @@ func ThresholdLTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9291,8 +8855,6 @@ func ThresholdLTValGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9311,15 +8873,15 @@ func ThresholdLTValGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u) error {
+func ThresholdLTValGTVal8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u) error {
 	sym, err := procThresholdLTValGTVal8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9327,8 +8889,6 @@ func ThresholdLTValGTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 	frame.Int(uintptr(nThresholdGT))
 	frame.Int(uintptr(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9347,13 +8907,13 @@ func ThresholdLTValGTVal8uC1R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9362,7 +8922,6 @@ func ThresholdLTValGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9381,13 +8940,13 @@ func ThresholdLTValGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u) error {
+func ThresholdLTValGTVal8uC1Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u) error {
 	sym, err := procThresholdLTValGTVal8uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9395,7 +8954,6 @@ func ThresholdLTValGTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI n
 	frame.Int(uintptr(nThresholdGT))
 	frame.Int(uintptr(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9414,15 +8972,15 @@ func ThresholdLTValGTVal8uC1Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9431,8 +8989,6 @@ func ThresholdLTValGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9451,15 +9007,15 @@ func ThresholdLTValGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u) error {
+func ThresholdLTValGTVal16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u) error {
 	sym, err := procThresholdLTValGTVal16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9467,8 +9023,6 @@ func ThresholdLTValGTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16
 	frame.Int(uintptr(nThresholdGT))
 	frame.Int(uintptr(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9487,13 +9041,13 @@ func ThresholdLTValGTVal16uC1R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9502,7 +9056,6 @@ func ThresholdLTValGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9521,13 +9074,13 @@ func ThresholdLTValGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u) error {
+func ThresholdLTValGTVal16uC1Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u) error {
 	sym, err := procThresholdLTValGTVal16uC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9535,7 +9088,6 @@ func ThresholdLTValGTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI
 	frame.Int(uintptr(nThresholdGT))
 	frame.Int(uintptr(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9554,15 +9106,15 @@ func ThresholdLTValGTVal16uC1Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9571,8 +9123,6 @@ func ThresholdLTValGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9591,15 +9141,15 @@ func ThresholdLTValGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s) error {
+func ThresholdLTValGTVal16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s) error {
 	sym, err := procThresholdLTValGTVal16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9607,8 +9157,6 @@ func ThresholdLTValGTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16
 	frame.Int(uintptr(nThresholdGT))
 	frame.Int(uintptr(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9627,13 +9175,13 @@ func ThresholdLTValGTVal16sC1R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9642,7 +9190,6 @@ func ThresholdLTValGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9661,13 +9208,13 @@ func ThresholdLTValGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s) error {
+func ThresholdLTValGTVal16sC1Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s) error {
 	sym, err := procThresholdLTValGTVal16sC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -9675,7 +9222,6 @@ func ThresholdLTValGTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI
 	frame.Int(uintptr(nThresholdGT))
 	frame.Int(uintptr(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9694,15 +9240,15 @@ func ThresholdLTValGTVal16sC1Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThresholdLT))
@@ -9711,8 +9257,6 @@ func ThresholdLTValGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 	frame.Float32(float32(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9731,15 +9275,15 @@ func ThresholdLTValGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f) error {
+func ThresholdLTValGTVal32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f) error {
 	sym, err := procThresholdLTValGTVal32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThresholdLT))
@@ -9747,8 +9291,6 @@ func ThresholdLTValGTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32
 	frame.Float32(float32(nThresholdGT))
 	frame.Float32(float32(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9767,13 +9309,13 @@ func ThresholdLTValGTVal32fC1R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThresholdLT))
@@ -9782,7 +9324,6 @@ func ThresholdLTValGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 	frame.Float32(float32(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9801,13 +9342,13 @@ func ThresholdLTValGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f) error {
+func ThresholdLTValGTVal32fC1Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f) error {
 	sym, err := procThresholdLTValGTVal32fC1Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThresholdLT))
@@ -9815,7 +9356,6 @@ func ThresholdLTValGTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI
 	frame.Float32(float32(nThresholdGT))
 	frame.Float32(float32(nValueGT))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9834,15 +9374,15 @@ func ThresholdLTValGTVal32fC1Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -9851,8 +9391,6 @@ func ThresholdLTValGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -9875,15 +9413,15 @@ func ThresholdLTValGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
+func ThresholdLTValGTVal8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
 	sym, err := procThresholdLTValGTVal8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -9891,8 +9429,6 @@ func ThresholdLTValGTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -9915,13 +9451,13 @@ func ThresholdLTValGTVal8uC3R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -9930,7 +9466,6 @@ func ThresholdLTValGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -9953,13 +9488,13 @@ func ThresholdLTValGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
+func ThresholdLTValGTVal8uC3Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
 	sym, err := procThresholdLTValGTVal8uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -9967,7 +9502,6 @@ func ThresholdLTValGTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI n
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -9990,15 +9524,15 @@ func ThresholdLTValGTVal8uC3Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10007,8 +9541,6 @@ func ThresholdLTValGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10031,15 +9563,15 @@ func ThresholdLTValGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
+func ThresholdLTValGTVal16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
 	sym, err := procThresholdLTValGTVal16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10047,8 +9579,6 @@ func ThresholdLTValGTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10071,13 +9601,13 @@ func ThresholdLTValGTVal16uC3R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10086,7 +9616,6 @@ func ThresholdLTValGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10109,13 +9638,13 @@ func ThresholdLTValGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
+func ThresholdLTValGTVal16uC3Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
 	sym, err := procThresholdLTValGTVal16uC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10123,7 +9652,6 @@ func ThresholdLTValGTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10146,15 +9674,15 @@ func ThresholdLTValGTVal16uC3Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10163,8 +9691,6 @@ func ThresholdLTValGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10187,15 +9713,15 @@ func ThresholdLTValGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
+func ThresholdLTValGTVal16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
 	sym, err := procThresholdLTValGTVal16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10203,8 +9729,6 @@ func ThresholdLTValGTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10227,13 +9751,13 @@ func ThresholdLTValGTVal16sC3R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10242,7 +9766,6 @@ func ThresholdLTValGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10265,13 +9788,13 @@ func ThresholdLTValGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
+func ThresholdLTValGTVal16sC3Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
 	sym, err := procThresholdLTValGTVal16sC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10279,7 +9802,6 @@ func ThresholdLTValGTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10302,15 +9824,15 @@ func ThresholdLTValGTVal16sC3Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10319,8 +9841,6 @@ func ThresholdLTValGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10343,15 +9863,15 @@ func ThresholdLTValGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
+func ThresholdLTValGTVal32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
 	sym, err := procThresholdLTValGTVal32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10359,8 +9879,6 @@ func ThresholdLTValGTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10383,13 +9901,13 @@ func ThresholdLTValGTVal32fC3R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10398,7 +9916,6 @@ func ThresholdLTValGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10421,13 +9938,13 @@ func ThresholdLTValGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
+func ThresholdLTValGTVal32fC3Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
 	sym, err := procThresholdLTValGTVal32fC3Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10435,7 +9952,6 @@ func ThresholdLTValGTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10459,15 +9975,15 @@ func ThresholdLTValGTVal32fC3Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10476,8 +9992,6 @@ func ThresholdLTValGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10501,15 +10015,15 @@ func ThresholdLTValGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
+func ThresholdLTValGTVal8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
 	sym, err := procThresholdLTValGTVal8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10517,8 +10031,6 @@ func ThresholdLTValGTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u,
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10542,13 +10054,13 @@ func ThresholdLTValGTVal8uAc4R(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10557,7 +10069,6 @@ func ThresholdLTValGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeR
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10581,13 +10092,13 @@ func ThresholdLTValGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeR
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
+func ThresholdLTValGTVal8uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u) error {
 	sym, err := procThresholdLTValGTVal8uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10595,7 +10106,6 @@ func ThresholdLTValGTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI 
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10619,15 +10129,15 @@ func ThresholdLTValGTVal8uAc4Ir(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10636,8 +10146,6 @@ func ThresholdLTValGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.N
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10661,15 +10169,15 @@ func ThresholdLTValGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.N
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
+func ThresholdLTValGTVal16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
 	sym, err := procThresholdLTValGTVal16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10677,8 +10185,6 @@ func ThresholdLTValGTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp1
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10702,13 +10208,13 @@ func ThresholdLTValGTVal16uAc4R(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp1
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10717,7 +10223,6 @@ func ThresholdLTValGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSiz
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10741,13 +10246,13 @@ func ThresholdLTValGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSiz
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
+func ThresholdLTValGTVal16uAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u) error {
 	sym, err := procThresholdLTValGTVal16uAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10755,7 +10260,6 @@ func ThresholdLTValGTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10779,15 +10283,15 @@ func ThresholdLTValGTVal16uAc4Ir(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeRO
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10796,8 +10300,6 @@ func ThresholdLTValGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.N
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10821,15 +10323,15 @@ func ThresholdLTValGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.N
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
+func ThresholdLTValGTVal16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
 	sym, err := procThresholdLTValGTVal16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10837,8 +10339,6 @@ func ThresholdLTValGTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp1
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10862,13 +10362,13 @@ func ThresholdLTValGTVal16sAc4R(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp1
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10877,7 +10377,6 @@ func ThresholdLTValGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSiz
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10901,13 +10400,13 @@ func ThresholdLTValGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSiz
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
+func ThresholdLTValGTVal16sAc4Ir(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s) error {
 	sym, err := procThresholdLTValGTVal16sAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10915,7 +10414,6 @@ func ThresholdLTValGTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10939,15 +10437,15 @@ func ThresholdLTValGTVal16sAc4Ir(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeRO
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10956,8 +10454,6 @@ func ThresholdLTValGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.N
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -10981,15 +10477,15 @@ func ThresholdLTValGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.N
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
+func ThresholdLTValGTVal32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
 	sym, err := procThresholdLTValGTVal32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -10997,8 +10493,6 @@ func ThresholdLTValGTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp3
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -11022,13 +10516,13 @@ func ThresholdLTValGTVal32fAc4R(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp3
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -11037,7 +10531,6 @@ func ThresholdLTValGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSiz
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -11061,13 +10554,13 @@ func ThresholdLTValGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSiz
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
+func ThresholdLTValGTVal32fAc4Ir(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f) error {
 	sym, err := procThresholdLTValGTVal32fAc4Ir.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -11075,7 +10568,6 @@ func ThresholdLTValGTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsGT)))
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -11094,25 +10586,22 @@ func ThresholdLTValGTVal32fAc4Ir(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeRO
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC1RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uC1RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11128,24 +10617,21 @@ func Compare8uC1RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC1R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare8uC1R(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11160,25 +10646,22 @@ func Compare8uC1R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC3RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uC3RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11194,24 +10677,21 @@ func Compare8uC3RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC3R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare8uC3R(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11226,25 +10706,22 @@ func Compare8uC3R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uC4RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11260,24 +10737,21 @@ func Compare8uC4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC4R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare8uC4R(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11292,25 +10766,22 @@ func Compare8uC4R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uAc4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uAc4RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11326,24 +10797,21 @@ func Compare8uAc4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uAc4R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare8uAc4R(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11358,25 +10826,22 @@ func Compare8uAc4R(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Ste
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC1RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uC1RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11392,24 +10857,21 @@ func Compare16uC1RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC1R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16uC1R(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11424,25 +10886,22 @@ func Compare16uC1R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC3RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uC3RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11458,24 +10917,21 @@ func Compare16uC3RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC3R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16uC3R(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11490,25 +10946,22 @@ func Compare16uC3R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uC4RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11524,24 +10977,21 @@ func Compare16uC4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC4R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16uC4R(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11556,25 +11006,22 @@ func Compare16uC4R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2S
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uAc4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uAc4RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11590,24 +11037,21 @@ func Compare16uAc4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nS
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uAc4R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16uAc4R(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11622,25 +11066,22 @@ func Compare16uAc4R(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC1RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sC1RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11656,24 +11097,21 @@ func Compare16sC1RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC1R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16sC1R(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11688,25 +11126,22 @@ func Compare16sC1R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC3RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sC3RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11722,24 +11157,21 @@ func Compare16sC3RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC3R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16sC3R(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11754,25 +11186,22 @@ func Compare16sC3R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sC4RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11788,24 +11217,21 @@ func Compare16sC4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC4R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16sC4R(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11820,25 +11246,22 @@ func Compare16sC4R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2S
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sAc4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sAc4RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11854,24 +11277,21 @@ func Compare16sAc4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nS
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sAc4R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare16sAc4R(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11886,25 +11306,22 @@ func Compare16sAc4R(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fC1RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11920,24 +11337,21 @@ func Compare32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC1R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare32fC1R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11952,25 +11366,22 @@ func Compare32fC1R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fC3RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11986,24 +11397,21 @@ func Compare32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC3R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare32fC3R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12018,25 +11426,22 @@ func Compare32fC3R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fC4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12052,24 +11457,21 @@ func Compare32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare32fC4R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12084,25 +11486,22 @@ func Compare32fC4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2S
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fAc4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12118,24 +11517,21 @@ func Compare32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nS
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fAc4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func Compare32fAc4R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompare32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12151,23 +11547,21 @@ func Compare32fAc4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, nConstant nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, nConstant nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12184,22 +11578,20 @@ func CompareC8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, nConstant nppc.Npp8u, dst
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC1R(src *nppc.Npp8u, nSrcStep int32, nConstant nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC8uC1R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, nConstant nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC8uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12215,24 +11607,22 @@ func CompareC8uC1R(src *nppc.Npp8u, nSrcStep int32, nConstant nppc.Npp8u, dst *n
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12249,23 +11639,21 @@ func CompareC8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC3R(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC8uC3R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC8uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12281,24 +11669,22 @@ func CompareC8uC3R(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12315,23 +11701,21 @@ func CompareC8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC4R(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC8uC4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC8uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12347,24 +11731,22 @@ func CompareC8uC4R(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12381,23 +11763,21 @@ func CompareC8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uAc4R(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC8uAc4R(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC8uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12413,23 +11793,21 @@ func CompareC8uAc4R(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, nConstant nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, nConstant nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12446,22 +11824,20 @@ func CompareC16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, nConstant nppc.Npp16u, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC1R(src *nppc.Npp16u, nSrcStep int32, nConstant nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16uC1R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, nConstant nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16uC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12477,24 +11853,22 @@ func CompareC16uC1R(src *nppc.Npp16u, nSrcStep int32, nConstant nppc.Npp16u, dst
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12511,23 +11885,21 @@ func CompareC16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC3R(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16uC3R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16uC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12543,24 +11915,22 @@ func CompareC16uC3R(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, ds
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12577,23 +11947,21 @@ func CompareC16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC4R(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16uC4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16uC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12609,24 +11977,22 @@ func CompareC16uC4R(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, ds
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12643,23 +12009,21 @@ func CompareC16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uAc4R(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16uAc4R(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16uAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12675,23 +12039,21 @@ func CompareC16uAc4R(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, d
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, nConstant nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, nConstant nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12708,22 +12070,20 @@ func CompareC16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, nConstant nppc.Npp16s, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC1R(src *nppc.Npp16s, nSrcStep int32, nConstant nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16sC1R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, nConstant nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16sC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12739,24 +12099,22 @@ func CompareC16sC1R(src *nppc.Npp16s, nSrcStep int32, nConstant nppc.Npp16s, dst
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12773,23 +12131,21 @@ func CompareC16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC3R(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16sC3R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16sC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12805,24 +12161,22 @@ func CompareC16sC3R(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, ds
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12839,23 +12193,21 @@ func CompareC16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC4R(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16sC4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16sC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12871,24 +12223,22 @@ func CompareC16sC4R(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, ds
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12905,23 +12255,21 @@ func CompareC16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sAc4R(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC16sAc4R(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC16sAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12937,23 +12285,21 @@ func CompareC16sAc4R(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, d
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, nConstant nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Float32(float32(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12970,22 +12316,20 @@ func CompareC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC1R(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, nConstant nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Float32(float32(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13001,24 +12345,22 @@ func CompareC32fC1R(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13035,23 +12377,21 @@ func CompareC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC3R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13067,24 +12407,22 @@ func CompareC32fC3R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, ds
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13101,23 +12439,21 @@ func CompareC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13133,24 +12469,22 @@ func CompareC32fC4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, ds
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13167,23 +12501,21 @@ func CompareC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fAc4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
+func CompareC32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp) error {
 	sym, err := procCompareC32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13200,25 +12532,22 @@ func CompareC32fAc4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, d
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fC1RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13236,24 +12565,21 @@ func CompareEqualEps32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC1R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEps32fC1R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEps32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13270,25 +12596,22 @@ func CompareEqualEps32fC1R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fC3RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13306,24 +12629,21 @@ func CompareEqualEps32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC3R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEps32fC3R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEps32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13340,25 +12660,22 @@ func CompareEqualEps32fC3R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fC4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13376,24 +12693,21 @@ func CompareEqualEps32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEps32fC4R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEps32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13411,25 +12725,22 @@ func CompareEqualEps32fC4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fAc4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13448,24 +12759,21 @@ func CompareEqualEps32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fAc4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEps32fAc4R(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEps32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13482,23 +12790,21 @@ func CompareEqualEps32fAc4R(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, nConstant nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Float32(float32(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13516,22 +12822,20 @@ func CompareEqualEpsC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC1R(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEpsC32fC1R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, nConstant nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEpsC32fC1R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Float32(float32(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13548,24 +12852,22 @@ func CompareEqualEpsC32fC1R(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13583,23 +12885,21 @@ func CompareEqualEpsC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC3R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEpsC32fC3R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEpsC32fC3R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13616,24 +12916,22 @@ func CompareEqualEpsC32fC3R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13651,23 +12949,21 @@ func CompareEqualEpsC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEpsC32fC4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEpsC32fC4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13685,24 +12981,22 @@ func CompareEqualEpsC32fC4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13721,23 +13015,21 @@ func CompareEqualEpsC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fAc4R(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
+func CompareEqualEpsC32fAc4R(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f) error {
 	sym, err := procCompareEqualEpsC32fAc4R.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	if err = frame.Err(); err != nil {
 		return err

@@ -9,6 +9,17 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUBLASLT to
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// No parameter in device memory is a Go pointer. Matmul's and
+// MatrixTransform's matrices (a, b, c, d) and Matmul's workspace are an
+// ffi.DeviceAddr (ffi.DeviceAddr(d) for a cu.Deviceptr d); alpha and beta
+// are an ffi.HostOrDeviceAddr, host or device memory by the descriptor's
+// pointer mode attribute (host by default: ffi.Host(&alpha).Untyped()). The
+// descriptors, attribute buffers and the heuristic's results stay Go
+// pointers. audit.txt lists each pointer parameter with its memory and the
+// reason (its "memory" lines).
 package cublaslt
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

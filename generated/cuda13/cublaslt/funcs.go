@@ -4,6 +4,7 @@
 package cublaslt
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cublas "github.com/cugen/cugen/generated/cuda13/cublas"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
@@ -165,20 +166,22 @@ func DisableCpuInstructionsSetMask(mask uint32) (ret uint32) {
 // selected device CUBLAS_STATUS_EXECUTION_FAILED if cuda reported execution
 // error from the device CUBLAS_STATUS_SUCCESS if the operation completed
 // successfully
-func Matmul(lightHandle Handle, computeDesc MatmulDesc, alpha, a unsafe.Pointer, adesc MatrixLayout, b unsafe.Pointer, bdesc MatrixLayout, beta, c unsafe.Pointer, cdesc MatrixLayout, d unsafe.Pointer, ddesc MatrixLayout, algo *MatmulAlgo, workspace unsafe.Pointer, workspaceSizeInBytes uint64, stream cudart.Stream) error {
+func Matmul(lightHandle Handle, computeDesc MatmulDesc, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, adesc MatrixLayout, b ffi.DeviceAddr, bdesc MatrixLayout, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, cdesc MatrixLayout, d ffi.DeviceAddr, ddesc MatrixLayout, algo *MatmulAlgo, workspace ffi.DeviceAddr, workspaceSizeInBytes uint64, stream cudart.Stream) error {
 	sym, err := procMatmul.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(lightHandle))
 	frame.Int(uintptr(unsafe.Pointer(computeDesc)))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(unsafe.Pointer(adesc)))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(unsafe.Pointer(bdesc)))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(unsafe.Pointer(cdesc)))
 	frame.Int(uintptr(d))
@@ -190,17 +193,12 @@ func Matmul(lightHandle Handle, computeDesc MatmulDesc, alpha, a unsafe.Pointer,
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(computeDesc)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(adesc)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(bdesc)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(cdesc)
-	runtime.KeepAlive(d)
 	runtime.KeepAlive(ddesc)
 	runtime.KeepAlive(algo)
-	runtime.KeepAlive(workspace)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -222,18 +220,20 @@ func Matmul(lightHandle Handle, computeDesc MatmulDesc, alpha, a unsafe.Pointer,
 // configured operation cannot be run using selected device
 // CUBLAS_STATUS_EXECUTION_FAILED if cuda reported execution error from the
 // device CUBLAS_STATUS_SUCCESS if the operation completed successfully
-func MatrixTransform(lightHandle Handle, transformDesc MatrixTransformDesc, alpha, a unsafe.Pointer, adesc MatrixLayout, beta, b unsafe.Pointer, bdesc MatrixLayout, c unsafe.Pointer, cdesc MatrixLayout, stream cudart.Stream) error {
+func MatrixTransform(lightHandle Handle, transformDesc MatrixTransformDesc, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, adesc MatrixLayout, beta ffi.HostOrDeviceAddr, b ffi.DeviceAddr, bdesc MatrixLayout, c ffi.DeviceAddr, cdesc MatrixLayout, stream cudart.Stream) error {
 	sym, err := procMatrixTransform.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(lightHandle))
 	frame.Int(uintptr(unsafe.Pointer(transformDesc)))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(unsafe.Pointer(adesc)))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(unsafe.Pointer(bdesc)))
 	frame.Int(uintptr(c))
@@ -242,12 +242,9 @@ func MatrixTransform(lightHandle Handle, transformDesc MatrixTransformDesc, alph
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(transformDesc)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(adesc)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(bdesc)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(cdesc)
 	if err = frame.Err(); err != nil {
 		return err

@@ -9,6 +9,17 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUBLAS to
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// cuBLASXt is a host API by design: it tiles matrices in host memory across
+// the devices DeviceSelect chose, copying each tile in and out, and returns
+// when the result is in place. Since CUDA 8 a matrix may also be on any
+// device, which cuBLASXt finds by its address. So the matrices (a, ap, b, c)
+// are an ffi.HostOrDevice[T]: ffi.Host(&a[0]) for a Go slice, or
+// ffi.Device(p) for a device address. alpha and beta are host values, Go
+// pointers. audit.txt lists each pointer parameter with its memory and the
+// reason (its "memory" lines).
 package cublasxt
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

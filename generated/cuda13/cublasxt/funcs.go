@@ -4,6 +4,7 @@
 package cublasxt
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cublas "github.com/cugen/cugen/generated/cuda13/cublas"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
@@ -146,11 +147,14 @@ func SetCpuRatio(handle Handle, blasOp BlasOp, typ OpType, ratio float32) error 
 }
 
 // Sgemm wraps cublasXtSgemm (symbol cublasXtSgemm, cublasXt.h).
-func Sgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha, a *float32, lda uint64, b *float32, ldb uint64, beta, c *float32, ldc uint64) error {
+func Sgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, b ffi.HostOrDevice[float32], ldb uint64, beta *float32, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procSgemm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -159,12 +163,12 @@ func Sgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -179,11 +183,14 @@ func Sgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 }
 
 // Dgemm wraps cublasXtDgemm (symbol cublasXtDgemm, cublasXt.h).
-func Dgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha, a *float64, lda uint64, b *float64, ldb uint64, beta, c *float64, ldc uint64) error {
+func Dgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, b ffi.HostOrDevice[float64], ldb uint64, beta *float64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDgemm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -192,12 +199,12 @@ func Dgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -212,15 +219,18 @@ func Dgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 }
 
 // Cgemm wraps cublasXtCgemm (symbol cublasXtCgemm, cublasXt.h).
-func Cgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Cgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCgemm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -229,12 +239,12 @@ func Cgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -251,15 +261,18 @@ func Cgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 }
 
 // Zgemm wraps cublasXtZgemm (symbol cublasXtZgemm, cublasXt.h).
-func Zgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZgemm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -268,12 +281,12 @@ func Zgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -290,11 +303,13 @@ func Zgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 }
 
 // Ssyrk wraps cublasXtSsyrk (symbol cublasXtSsyrk, cublasXt.h).
-func Ssyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *float32, lda uint64, beta, c *float32, ldc uint64) error {
+func Ssyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, beta *float32, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procSsyrk.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -302,10 +317,10 @@ func Ssyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -319,11 +334,13 @@ func Ssyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 }
 
 // Dsyrk wraps cublasXtDsyrk (symbol cublasXtDsyrk, cublasXt.h).
-func Dsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *float64, lda uint64, beta, c *float64, ldc uint64) error {
+func Dsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, beta *float64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDsyrk.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -331,10 +348,10 @@ func Dsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -348,15 +365,17 @@ func Dsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 }
 
 // Csyrk wraps cublasXtCsyrk (symbol cublasXtCsyrk, cublasXt.h).
-func Csyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.Complex, lda uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Csyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCsyrk.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -364,10 +383,10 @@ func Csyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -383,15 +402,17 @@ func Csyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 }
 
 // Zsyrk wraps cublasXtZsyrk (symbol cublasXtZsyrk, cublasXt.h).
-func Zsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.DoubleComplex, lda uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZsyrk.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -399,10 +420,10 @@ func Zsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -418,11 +439,13 @@ func Zsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 }
 
 // Cherk wraps cublasXtCherk (symbol cublasXtCherk, cublasXt.h).
-func Cherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float32, a *cudart.Complex, lda uint64, beta *float32, c *cudart.Complex, ldc uint64) error {
+func Cherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float32, a ffi.HostOrDevice[cudart.Complex], lda uint64, beta *float32, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCherk.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -430,10 +453,10 @@ func Cherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -447,11 +470,13 @@ func Cherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 }
 
 // Zherk wraps cublasXtZherk (symbol cublasXtZherk, cublasXt.h).
-func Zherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float64, a *cudart.DoubleComplex, lda uint64, beta *float64, c *cudart.DoubleComplex, ldc uint64) error {
+func Zherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float64, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, beta *float64, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZherk.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -459,10 +484,10 @@ func Zherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -476,11 +501,14 @@ func Zherk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 }
 
 // Ssyr2k wraps cublasXtSsyr2k (symbol cublasXtSsyr2k, cublasXt.h).
-func Ssyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *float32, lda uint64, b *float32, ldb uint64, beta, c *float32, ldc uint64) error {
+func Ssyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, b ffi.HostOrDevice[float32], ldb uint64, beta *float32, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procSsyr2k.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -488,12 +516,12 @@ func Ssyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -508,11 +536,14 @@ func Ssyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Dsyr2k wraps cublasXtDsyr2k (symbol cublasXtDsyr2k, cublasXt.h).
-func Dsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *float64, lda uint64, b *float64, ldb uint64, beta, c *float64, ldc uint64) error {
+func Dsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, b ffi.HostOrDevice[float64], ldb uint64, beta *float64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDsyr2k.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -520,12 +551,12 @@ func Dsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -540,15 +571,18 @@ func Dsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Csyr2k wraps cublasXtCsyr2k (symbol cublasXtCsyr2k, cublasXt.h).
-func Csyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Csyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCsyr2k.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -556,12 +590,12 @@ func Csyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -578,15 +612,18 @@ func Csyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Zsyr2k wraps cublasXtZsyr2k (symbol cublasXtZsyr2k, cublasXt.h).
-func Zsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZsyr2k.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -594,12 +631,12 @@ func Zsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -616,13 +653,16 @@ func Zsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Cherkx wraps cublasXtCherkx (symbol cublasXtCherkx, cublasXt.h).
-func Cherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta *float32, c *cudart.Complex, ldc uint64) error {
+func Cherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *float32, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCherkx.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -630,12 +670,12 @@ func Cherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -651,13 +691,16 @@ func Cherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Zherkx wraps cublasXtZherkx (symbol cublasXtZherkx, cublasXt.h).
-func Zherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta *float64, c *cudart.DoubleComplex, ldc uint64) error {
+func Zherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *float64, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZherkx.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -665,12 +708,12 @@ func Zherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -686,11 +729,13 @@ func Zherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Strsm wraps cublasXtStrsm (symbol cublasXtStrsm, cublasXt.h).
-func Strsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *float32, lda uint64, b *float32, ldb uint64) error {
+func Strsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, b ffi.HostOrDevice[float32], ldb uint64) error {
 	sym, err := procStrsm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -700,9 +745,9 @@ func Strsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -715,11 +760,13 @@ func Strsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Dtrsm wraps cublasXtDtrsm (symbol cublasXtDtrsm, cublasXt.h).
-func Dtrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *float64, lda uint64, b *float64, ldb uint64) error {
+func Dtrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, b ffi.HostOrDevice[float64], ldb uint64) error {
 	sym, err := procDtrsm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -729,9 +776,9 @@ func Dtrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -744,13 +791,15 @@ func Dtrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Ctrsm wraps cublasXtCtrsm (symbol cublasXtCtrsm, cublasXt.h).
-func Ctrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64) error {
+func Ctrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64) error {
 	sym, err := procCtrsm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -760,9 +809,9 @@ func Ctrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -776,13 +825,15 @@ func Ctrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Ztrsm wraps cublasXtZtrsm (symbol cublasXtZtrsm, cublasXt.h).
-func Ztrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64) error {
+func Ztrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64) error {
 	sym, err := procZtrsm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -792,9 +843,9 @@ func Ztrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -808,11 +859,14 @@ func Ztrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Ssymm wraps cublasXtSsymm (symbol cublasXtSsymm, cublasXt.h).
-func Ssymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, a *float32, lda uint64, b *float32, ldb uint64, beta, c *float32, ldc uint64) error {
+func Ssymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, b ffi.HostOrDevice[float32], ldb uint64, beta *float32, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procSsymm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -820,12 +874,12 @@ func Ssymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -840,11 +894,14 @@ func Ssymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Dsymm wraps cublasXtDsymm (symbol cublasXtDsymm, cublasXt.h).
-func Dsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, a *float64, lda uint64, b *float64, ldb uint64, beta, c *float64, ldc uint64) error {
+func Dsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, b ffi.HostOrDevice[float64], ldb uint64, beta *float64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDsymm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -852,12 +909,12 @@ func Dsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -872,15 +929,18 @@ func Dsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Csymm wraps cublasXtCsymm (symbol cublasXtCsymm, cublasXt.h).
-func Csymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Csymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCsymm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -888,12 +948,12 @@ func Csymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -910,15 +970,18 @@ func Csymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Zsymm wraps cublasXtZsymm (symbol cublasXtZsymm, cublasXt.h).
-func Zsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZsymm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -926,12 +989,12 @@ func Zsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -948,15 +1011,18 @@ func Zsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Chemm wraps cublasXtChemm (symbol cublasXtChemm, cublasXt.h).
-func Chemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Chemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procChemm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -964,12 +1030,12 @@ func Chemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -986,15 +1052,18 @@ func Chemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Zhemm wraps cublasXtZhemm (symbol cublasXtZhemm, cublasXt.h).
-func Zhemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zhemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZhemm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1002,12 +1071,12 @@ func Zhemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1024,11 +1093,14 @@ func Zhemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Ssyrkx wraps cublasXtSsyrkx (symbol cublasXtSsyrkx, cublasXt.h).
-func Ssyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *float32, lda uint64, b *float32, ldb uint64, beta, c *float32, ldc uint64) error {
+func Ssyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, b ffi.HostOrDevice[float32], ldb uint64, beta *float32, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procSsyrkx.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -1036,12 +1108,12 @@ func Ssyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1056,11 +1128,14 @@ func Ssyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Dsyrkx wraps cublasXtDsyrkx (symbol cublasXtDsyrkx, cublasXt.h).
-func Dsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *float64, lda uint64, b *float64, ldb uint64, beta, c *float64, ldc uint64) error {
+func Dsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, b ffi.HostOrDevice[float64], ldb uint64, beta *float64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDsyrkx.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -1068,12 +1143,12 @@ func Dsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1088,15 +1163,18 @@ func Dsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Csyrkx wraps cublasXtCsyrkx (symbol cublasXtCsyrkx, cublasXt.h).
-func Csyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Csyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCsyrkx.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -1104,12 +1182,12 @@ func Csyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1126,15 +1204,18 @@ func Csyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Zsyrkx wraps cublasXtZsyrkx (symbol cublasXtZsyrkx, cublasXt.h).
-func Zsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZsyrkx.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -1142,12 +1223,12 @@ func Zsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1164,13 +1245,16 @@ func Zsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Cher2k wraps cublasXtCher2k (symbol cublasXtCher2k, cublasXt.h).
-func Cher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, beta *float32, c *cudart.Complex, ldc uint64) error {
+func Cher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *float32, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCher2k.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -1178,12 +1262,12 @@ func Cher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1199,13 +1283,16 @@ func Cher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Zher2k wraps cublasXtZher2k (symbol cublasXtZher2k, cublasXt.h).
-func Zher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, beta *float64, c *cudart.DoubleComplex, ldc uint64) error {
+func Zher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *float64, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZher2k.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -1213,12 +1300,12 @@ func Zher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1234,11 +1321,14 @@ func Zher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 }
 
 // Sspmm wraps cublasXtSspmm (symbol cublasXtSspmm, cublasXt.h).
-func Sspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, aP, b *float32, ldb uint64, beta, c *float32, ldc uint64) error {
+func Sspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *float32, aP, b ffi.HostOrDevice[float32], ldb uint64, beta *float32, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procSspmm.Addr()
 	if err != nil {
 		return err
 	}
+	aPV := aP.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1246,11 +1336,11 @@ func Sspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(aPV))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1265,11 +1355,14 @@ func Sspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Dspmm wraps cublasXtDspmm (symbol cublasXtDspmm, cublasXt.h).
-func Dspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, aP, b *float64, ldb uint64, beta, c *float64, ldc uint64) error {
+func Dspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *float64, aP, b ffi.HostOrDevice[float64], ldb uint64, beta *float64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDspmm.Addr()
 	if err != nil {
 		return err
 	}
+	aPV := aP.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1277,11 +1370,11 @@ func Dspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(aPV))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1296,15 +1389,18 @@ func Dspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Cspmm wraps cublasXtCspmm (symbol cublasXtCspmm, cublasXt.h).
-func Cspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, aP, b *cudart.Complex, ldb uint64, beta, c *cudart.Complex, ldc uint64) error {
+func Cspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *cudart.Complex, aP, b ffi.HostOrDevice[cudart.Complex], ldb uint64, beta *cudart.Complex, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCspmm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aPV := aP.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1312,11 +1408,11 @@ func Cspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(aPV))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1333,15 +1429,18 @@ func Cspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Zspmm wraps cublasXtZspmm (symbol cublasXtZspmm, cublasXt.h).
-func Zspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha, aP, b *cudart.DoubleComplex, ldb uint64, beta, c *cudart.DoubleComplex, ldc uint64) error {
+func Zspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint64, alpha *cudart.DoubleComplex, aP, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, beta *cudart.DoubleComplex, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZspmm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aPV := aP.Pointer()
+	bV := b.Pointer()
 	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
 	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1349,11 +1448,11 @@ func Zspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(aPV))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1370,11 +1469,14 @@ func Zspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 }
 
 // Strmm wraps cublasXtStrmm (symbol cublasXtStrmm, cublasXt.h).
-func Strmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *float32, lda uint64, b *float32, ldb uint64, c *float32, ldc uint64) error {
+func Strmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *float32, a ffi.HostOrDevice[float32], lda uint64, b ffi.HostOrDevice[float32], ldb uint64, c ffi.HostOrDevice[float32], ldc uint64) error {
 	sym, err := procStrmm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1384,11 +1486,11 @@ func Strmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1402,11 +1504,14 @@ func Strmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Dtrmm wraps cublasXtDtrmm (symbol cublasXtDtrmm, cublasXt.h).
-func Dtrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *float64, lda uint64, b *float64, ldb uint64, c *float64, ldc uint64) error {
+func Dtrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *float64, a ffi.HostOrDevice[float64], lda uint64, b ffi.HostOrDevice[float64], ldb uint64, c ffi.HostOrDevice[float64], ldc uint64) error {
 	sym, err := procDtrmm.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1416,11 +1521,11 @@ func Dtrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1434,13 +1539,16 @@ func Dtrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Ctrmm wraps cublasXtCtrmm (symbol cublasXtCtrmm, cublasXt.h).
-func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *cudart.Complex, lda uint64, b *cudart.Complex, ldb uint64, c *cudart.Complex, ldc uint64) error {
+func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *cudart.Complex, a ffi.HostOrDevice[cudart.Complex], lda uint64, b ffi.HostOrDevice[cudart.Complex], ldb uint64, c ffi.HostOrDevice[cudart.Complex], ldc uint64) error {
 	sym, err := procCtrmm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1450,11 +1558,11 @@ func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1469,13 +1577,16 @@ func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 }
 
 // Ztrmm wraps cublasXtZtrmm (symbol cublasXtZtrmm, cublasXt.h).
-func Ztrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha, a *cudart.DoubleComplex, lda uint64, b *cudart.DoubleComplex, ldb uint64, c *cudart.DoubleComplex, ldc uint64) error {
+func Ztrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m, n uint64, alpha *cudart.DoubleComplex, a ffi.HostOrDevice[cudart.DoubleComplex], lda uint64, b ffi.HostOrDevice[cudart.DoubleComplex], ldb uint64, c ffi.HostOrDevice[cudart.DoubleComplex], ldc uint64) error {
 	sym, err := procZtrmm.Addr()
 	if err != nil {
 		return err
 	}
 	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
 	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1485,11 +1596,11 @@ func Ztrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(aV))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)

@@ -9,6 +9,15 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUFFT to its
 // path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// A cudaLibXtDesc is a host structure holding each GPU's device pointers, so
+// the descriptor functions and Memcpy take Go pointers; Exec's input and
+// output are one GPU's data, an ffi.DeviceAddr; SetWorkArea's work areas and
+// SetCallback's routines and callers' info are host arrays of one device
+// address a GPU, a *ffi.DeviceAddr. audit.txt lists each pointer parameter
+// with its memory and the reason (its "memory" lines).
 package cufftxt
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

@@ -4,6 +4,7 @@
 package cufftxt
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
 	cufft "github.com/cugen/cugen/generated/cuda13/cufft"
@@ -57,7 +58,7 @@ func Free(descriptor *CudaLibXtDesc) error {
 }
 
 // SetWorkArea wraps cufftXtSetWorkArea (symbol cufftXtSetWorkArea, cufftXt.h).
-func SetWorkArea(plan cufft.Handle, workArea *unsafe.Pointer) error {
+func SetWorkArea(plan cufft.Handle, workArea *ffi.DeviceAddr) error {
 	sym, err := procSetWorkArea.Addr()
 	if err != nil {
 		return err
@@ -157,7 +158,7 @@ func QueryPlan(plan cufft.Handle, queryStruct unsafe.Pointer, queryType QueryTyp
 }
 
 // SetCallback wraps cufftXtSetCallback (symbol cufftXtSetCallback, cufftXt.h).
-func SetCallback(plan cufft.Handle, callback_routine *unsafe.Pointer, cbType CallbackType, caller_info *unsafe.Pointer) error {
+func SetCallback(plan cufft.Handle, callback_routine *ffi.DeviceAddr, cbType CallbackType, caller_info *ffi.DeviceAddr) error {
 	sym, err := procSetCallback.Addr()
 	if err != nil {
 		return err
@@ -192,7 +193,7 @@ func SetCallbackSharedSize(plan cufft.Handle, cbType CallbackType, sharedSize ui
 
 // SetJITCallback wraps cufftXtSetJITCallback (symbol cufftXtSetJITCallback,
 // cufftXt.h).
-func SetJITCallback(plan cufft.Handle, lto_callback_symbol_name string, lto_callback_fatbin unsafe.Pointer, lto_callback_fatbin_size uint64, typ CallbackType, caller_info *unsafe.Pointer) error {
+func SetJITCallback(plan cufft.Handle, lto_callback_symbol_name string, lto_callback_fatbin unsafe.Pointer, lto_callback_fatbin_size uint64, typ CallbackType, caller_info *ffi.DeviceAddr) error {
 	sym, err := procSetJITCallback.Addr()
 	if err != nil {
 		return err
@@ -271,14 +272,12 @@ func GetSizeMany(plan cufft.Handle, rank int32, n, inembed *int64, istride, idis
 }
 
 // Exec wraps cufftXtExec (symbol cufftXtExec, cufftXt.h).
-func Exec(plan cufft.Handle, input, output unsafe.Pointer, direction int32) error {
+func Exec(plan cufft.Handle, input, output ffi.DeviceAddr, direction int32) error {
 	sym, err := procExec.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(input), uintptr(output), uintptr(direction), 0, 0)
-	runtime.KeepAlive(input)
-	runtime.KeepAlive(output)
 	return ffiimpl.Error(procExec, Result(r))
 }
 

@@ -4,6 +4,7 @@
 package cusolvermg
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cublas "github.com/cugen/cugen/generated/cuda13/cublas"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
@@ -154,7 +155,7 @@ func DestroyMatrixDesc(desc MatrixDesc) error {
 // cusolverMgSyevd_bufferSize, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgSyevd_bufferSize deprecated.
-func SyevdBufferSize(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType) (lwork int64, err error) {
+func SyevdBufferSize(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procSyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -185,7 +186,7 @@ func SyevdBufferSize(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode,
 // Syevd wraps cusolverMgSyevd (symbol cusolverMgSyevd, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgSyevd deprecated.
-func Syevd(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, info *int32) error {
+func Syevd(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, w unsafe.Pointer, dataTypeW, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, info *int32) error {
 	sym, err := procSyevd.Addr()
 	if err != nil {
 		return err
@@ -220,7 +221,7 @@ func Syevd(handle Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, 
 // cusolverMgGetrf_bufferSize, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgGetrf_bufferSize deprecated.
-func GetrfBufferSize(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, computeType cudart.DataType) (lwork int64, err error) {
+func GetrfBufferSize(handle Handle, m, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procGetrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -249,7 +250,7 @@ func GetrfBufferSize(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, j
 // Getrf wraps cusolverMgGetrf (symbol cusolverMgGetrf, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgGetrf deprecated.
-func Getrf(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, info *int32) error {
+func Getrf(handle Handle, m, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, info *int32) error {
 	sym, err := procGetrf.Addr()
 	if err != nil {
 		return err
@@ -282,7 +283,7 @@ func Getrf(handle Handle, m, n int32, array_d_A *unsafe.Pointer, iA, jA int32, d
 // cusolverMgGetrs_bufferSize, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgGetrs_bufferSize deprecated.
-func GetrsBufferSize(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func GetrsBufferSize(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procGetrsBufferSize.Addr()
 	if err != nil {
 		return
@@ -317,7 +318,7 @@ func GetrsBufferSize(handle Handle, tRANS cublas.Operation, n, nRHS int32, array
 // Getrs wraps cusolverMgGetrs (symbol cusolverMgGetrs, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgGetrs deprecated.
-func Getrs(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_IPIV **int32, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, info *int32) error {
+func Getrs(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_IPIV *ffi.DevicePtr[int32], array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, info *int32) error {
 	sym, err := procGetrs.Addr()
 	if err != nil {
 		return err
@@ -356,7 +357,7 @@ func Getrs(handle Handle, tRANS cublas.Operation, n, nRHS int32, array_d_A *unsa
 // cusolverMgPotrf_bufferSize, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgPotrf_bufferSize deprecated.
-func PotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func PotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procPotrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -383,7 +384,7 @@ func PotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *un
 // Potrf wraps cusolverMgPotrf (symbol cusolverMgPotrf, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgPotrf deprecated.
-func Potrf(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, h_info *int32) error {
+func Potrf(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, h_info *int32) error {
 	sym, err := procPotrf.Addr()
 	if err != nil {
 		return err
@@ -414,7 +415,7 @@ func Potrf(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Point
 // cusolverMgPotrs_bufferSize, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgPotrs_bufferSize deprecated.
-func PotrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func PotrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procPotrsBufferSize.Addr()
 	if err != nil {
 		return
@@ -447,7 +448,7 @@ func PotrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d
 // Potrs wraps cusolverMgPotrs (symbol cusolverMgPotrs, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgPotrs deprecated.
-func Potrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, array_d_B *unsafe.Pointer, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, h_info *int32) error {
+func Potrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, array_d_B *ffi.DeviceAddr, iB, jB int32, descrB MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, h_info *int32) error {
 	sym, err := procPotrs.Addr()
 	if err != nil {
 		return err
@@ -484,7 +485,7 @@ func Potrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, array_d_A *unsafe
 // cusolverMgPotri_bufferSize, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgPotri_bufferSize deprecated.
-func PotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
+func PotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType) (lwork int64, err error) {
 	sym, err := procPotriBufferSize.Addr()
 	if err != nil {
 		return
@@ -511,7 +512,7 @@ func PotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, array_d_A *un
 // Potri wraps cusolverMgPotri (symbol cusolverMgPotri, cusolverMg.h).
 //
 // Deprecated: the header marks cusolverMgPotri deprecated.
-func Potri(handle Handle, uplo cublas.FillMode, n int32, array_d_A *unsafe.Pointer, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *unsafe.Pointer, lwork int64, h_info *int32) error {
+func Potri(handle Handle, uplo cublas.FillMode, n int32, array_d_A *ffi.DeviceAddr, iA, jA int32, descrA MatrixDesc, computeType cudart.DataType, array_d_work *ffi.DeviceAddr, lwork int64, h_info *int32) error {
 	sym, err := procPotri.Addr()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@
 package nppicc
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda13/nppc"
 	"runtime"
@@ -24,21 +25,19 @@ import (
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -61,21 +60,19 @@ func RGBToYUV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -98,7 +95,7 @@ func RGBToYUV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -135,20 +132,19 @@ func RGBToYUV8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -172,20 +168,19 @@ func RGBToYUV8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV8uAc4P4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV8uAc4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -209,21 +204,19 @@ func RGBToYUV8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYUV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYUV8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYUV8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -246,21 +239,19 @@ func BGRToYUV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYUV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYUV8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYUV8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -283,7 +274,7 @@ func BGRToYUV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYUV8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYUV8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYUV8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -320,20 +311,19 @@ func BGRToYUV8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYUV8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYUV8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYUV8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -357,20 +347,19 @@ func BGRToYUV8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYUV8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYUV8uAc4P4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYUV8uAc4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -394,21 +383,19 @@ func BGRToYUV8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -431,21 +418,19 @@ func YUVToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -468,7 +453,7 @@ func YUVToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGB8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGB8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGB8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -505,7 +490,7 @@ func YUVToRGB8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGB8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -513,13 +498,12 @@ func YUVToRGB8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -545,20 +529,18 @@ func YUVToRGB8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGBBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGBBatch8uC3RCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGBBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -590,20 +572,19 @@ func YUVToRGBBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBa
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGBBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGBBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -631,20 +612,18 @@ func YUVToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGBBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGBBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGBBatch8uC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -677,20 +656,19 @@ func YUVToRGBBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescrip
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToRGBBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToRGBBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -713,21 +691,19 @@ func YUVToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGR8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGR8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGR8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -750,21 +726,19 @@ func YUVToBGR8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGR8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGR8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGR8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -787,7 +761,7 @@ func YUVToBGR8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGR8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGR8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGR8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -824,7 +798,7 @@ func YUVToBGR8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -832,13 +806,12 @@ func YUVToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -864,20 +837,18 @@ func YUVToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGRBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGRBatch8uC3RCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGRBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -909,20 +880,19 @@ func YUVToBGRBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBa
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGRBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGRBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -950,20 +920,18 @@ func YUVToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGRBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGRBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGRBatch8uC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -996,20 +964,19 @@ func YUVToBGRBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescrip
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUVToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUVToBGRBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUVToBGRBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1032,21 +999,19 @@ func YUVToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4228uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4228uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1069,7 +1034,7 @@ func RGBToYUV4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4228uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4228uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4228uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1107,20 +1072,19 @@ func RGBToYUV4228uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4228uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4228uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4228uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -1145,21 +1109,19 @@ func RGBToYUV4228uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1182,7 +1144,7 @@ func YUV422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1220,7 +1182,7 @@ func YUV422ToRGB8uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1228,14 +1190,13 @@ func YUV422ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1258,7 +1219,7 @@ func YUV422ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uP3Ac4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uP3Ac4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uP3Ac4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1266,14 +1227,13 @@ func YUV422ToRGB8uP3Ac4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1305,20 +1265,19 @@ func YUV422ToRGB8uP3Ac4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGBBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGBBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1352,20 +1311,19 @@ func YUV422ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchLis
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGBBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1397,20 +1355,19 @@ func YUV422ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToBGRBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToBGRBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1444,20 +1401,19 @@ func YUV422ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchLis
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToBGRBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1480,7 +1436,7 @@ func YUV422ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4208uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4208uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4208uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1518,20 +1474,19 @@ func RGBToYUV4208uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4208uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4208uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -1556,7 +1511,7 @@ func RGBToYUV4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1594,7 +1549,7 @@ func YUV420ToRGB8uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1602,14 +1557,13 @@ func YUV420ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1632,7 +1586,7 @@ func YUV420ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1640,14 +1594,13 @@ func YUV420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1670,7 +1623,7 @@ func YUV420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uP3Ac4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uP3Ac4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uP3Ac4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1678,14 +1631,13 @@ func YUV420ToRGB8uP3Ac4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1716,20 +1668,19 @@ func YUV420ToRGB8uP3Ac4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGBBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGBBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1763,20 +1714,19 @@ func YUV420ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchLis
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGBBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1801,7 +1751,7 @@ func YUV420ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToRGB8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToRGB8uP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToRGB8uP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1809,13 +1759,12 @@ func NV12ToRGB8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1841,7 +1790,7 @@ func NV12ToRGB8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToRGB709Hdtv8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToRGB709Hdtv8uP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToRGB709Hdtv8uP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1849,13 +1798,12 @@ func NV12ToRGB709Hdtv8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1881,7 +1829,7 @@ func NV12ToRGB709Hdtv8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToRGB709Csc8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToRGB709Csc8uP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToRGB709Csc8uP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1889,13 +1837,12 @@ func NV12ToRGB709Csc8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1920,7 +1867,7 @@ func NV12ToRGB709Csc8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV21ToRGB8uP2C4RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV21ToRGB8uP2C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV21ToRGB8uP2C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1928,13 +1875,12 @@ func NV21ToRGB8uP2C4RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1957,20 +1903,19 @@ func NV21ToRGB8uP2C4RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYUV4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYUV4208uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYUV4208uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -1995,7 +1940,7 @@ func BGRToYUV4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, r
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2003,14 +1948,13 @@ func YUV420ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2033,7 +1977,7 @@ func YUV420ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToBGR8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToBGR8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2041,14 +1985,13 @@ func YUV420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2079,20 +2022,19 @@ func YUV420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToBGRBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToBGRBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2126,20 +2068,19 @@ func YUV420ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchLis
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToBGRBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2164,7 +2105,7 @@ func YUV420ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToBGR8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToBGR8uP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToBGR8uP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2172,13 +2113,12 @@ func NV12ToBGR8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2204,7 +2144,7 @@ func NV12ToBGR8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToBGR709Hdtv8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToBGR709Hdtv8uP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToBGR709Hdtv8uP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2212,13 +2152,12 @@ func NV12ToBGR709Hdtv8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2244,7 +2183,7 @@ func NV12ToBGR709Hdtv8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToBGR709Csc8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToBGR709Csc8uP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToBGR709Csc8uP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2252,13 +2191,12 @@ func NV12ToBGR709Csc8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2283,7 +2221,7 @@ func NV12ToBGR709Csc8uP2C3RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV21ToBGR8uP2C4RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV21ToBGR8uP2C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV21ToBGR8uP2C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2291,13 +2229,12 @@ func NV21ToBGR8uP2C4RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(rSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2320,21 +2257,19 @@ func NV21ToBGR8uP2C4RCtx(src **nppc.Npp8u, rSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2357,21 +2292,19 @@ func RGBToYCbCr8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2394,7 +2327,7 @@ func RGBToYCbCr8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2431,20 +2364,19 @@ func RGBToYCbCr8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2468,20 +2400,19 @@ func RGBToYCbCr8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr8uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr8uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2505,21 +2436,19 @@ func RGBToYCbCr8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2543,21 +2472,19 @@ func YCbCrToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2580,7 +2507,7 @@ func YCbCrToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGB8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGB8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGB8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2617,7 +2544,7 @@ func YCbCrToRGB8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGB8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2625,13 +2552,12 @@ func YCbCrToRGB8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2655,7 +2581,7 @@ func YCbCrToRGB8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGB8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGB8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGB8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2663,14 +2589,13 @@ func YCbCrToRGB8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2696,20 +2621,18 @@ func YCbCrToRGB8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGBBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGBBatch8uC3RCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGBBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2741,20 +2664,19 @@ func YCbCrToRGBBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGBBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGBBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2782,20 +2704,18 @@ func YCbCrToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGBBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGBBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGBBatch8uC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2829,20 +2749,19 @@ func YCbCrToRGBBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToRGBBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToRGBBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2865,7 +2784,7 @@ func YCbCrToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstB
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2873,13 +2792,12 @@ func YCbCrToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2903,7 +2821,7 @@ func YCbCrToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGR8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGR8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGR8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2911,14 +2829,13 @@ func YCbCrToBGR8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2944,20 +2861,18 @@ func YCbCrToBGR8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGRBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGRBatch8uC3RCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGRBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2989,20 +2904,19 @@ func YCbCrToBGRBatch8uC3RCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGRBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGRBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3030,20 +2944,18 @@ func YCbCrToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGRBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGRBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGRBatch8uC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(srcBatchList))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3077,20 +2989,19 @@ func YCbCrToBGRBatch8uC3RAdvancedCtx(srcBatchList, dstBatchList *nppc.ImageDescr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGRBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGRBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3113,7 +3024,7 @@ func YCbCrToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstB
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGR709Csc8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGR709Csc8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGR709Csc8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3121,13 +3032,12 @@ func YCbCrToBGR709Csc8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3151,7 +3061,7 @@ func YCbCrToBGR709Csc8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCrToBGR709Csc8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCrToBGR709Csc8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCrToBGR709Csc8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3159,14 +3069,13 @@ func YCbCrToBGR709Csc8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3189,21 +3098,19 @@ func YCbCrToBGR709Csc8uP3C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr4228uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr4228uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3226,20 +3133,19 @@ func RGBToYCbCr4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr4228uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr4228uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr4228uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -3264,7 +3170,7 @@ func RGBToYCbCr4228uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -3272,13 +3178,12 @@ func RGBToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3301,21 +3206,19 @@ func RGBToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGB8uC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGB8uC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3338,20 +3241,19 @@ func YCbCr422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGB8uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGB8uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGB8uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3375,7 +3277,7 @@ func YCbCr422ToRGB8uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3383,14 +3285,13 @@ func YCbCr422ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3422,20 +3323,19 @@ func YCbCr422ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGBBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGBBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3469,20 +3369,19 @@ func YCbCr422ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGBBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3505,21 +3404,19 @@ func YCbCr422ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, d
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCrCb4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCrCb4228uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCrCb4228uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3542,7 +3439,7 @@ func RGBToYCrCb4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCrCb4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCrCb4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -3550,13 +3447,12 @@ func RGBToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3579,21 +3475,19 @@ func RGBToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb422ToRGB8uC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb422ToRGB8uC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3616,20 +3510,19 @@ func YCrCb422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb422ToRGB8uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb422ToRGB8uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb422ToRGB8uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3653,21 +3546,19 @@ func YCrCb422ToRGB8uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4228uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4228uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3690,21 +3581,19 @@ func BGRToYCbCr4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4228uAc4C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4228uAc4C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4228uAc4C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3727,20 +3616,19 @@ func BGRToYCbCr4228uAc4C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4228uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4228uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4228uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -3765,20 +3653,19 @@ func BGRToYCbCr4228uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4228uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4228uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4228uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -3803,21 +3690,19 @@ func BGRToYCbCr4228uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGR8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGR8uC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGR8uC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3841,22 +3726,20 @@ func YCbCr422ToBGR8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGR8uC2C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGR8uC2C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGR8uC2C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3879,7 +3762,7 @@ func YCbCr422ToBGR8uC2C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3887,14 +3770,13 @@ func YCbCr422ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3926,20 +3808,19 @@ func YCbCr422ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGRBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGRBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3973,20 +3854,19 @@ func YCbCr422ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGRBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4009,21 +3889,19 @@ func YCbCr422ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, d
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToCbYCr4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToCbYCr4228uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToCbYCr4228uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4047,21 +3925,19 @@ func RGBToCbYCr4228uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToCbYCr422Gamma8uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToCbYCr422Gamma8uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToCbYCr422Gamma8uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4084,21 +3960,19 @@ func RGBToCbYCr422Gamma8uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToRGB8uC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToRGB8uC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4121,21 +3995,19 @@ func CbYCr422ToRGB8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToCbYCr4228uAc4C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToCbYCr4228uAc4C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToCbYCr4228uAc4C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4158,21 +4030,19 @@ func BGRToCbYCr4228uAc4C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToCbYCr422709Hdtv8uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToCbYCr422709Hdtv8uC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToCbYCr422709Hdtv8uC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4195,21 +4065,19 @@ func BGRToCbYCr422709Hdtv8uC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToCbYCr422709Hdtv8uAc4C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToCbYCr422709Hdtv8uAc4C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToCbYCr422709Hdtv8uAc4C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4233,22 +4101,20 @@ func BGRToCbYCr422709Hdtv8uAc4C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToBGR8uC2C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToBGR8uC2C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToBGR8uC2C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4271,21 +4137,19 @@ func CbYCr422ToBGR8uC2C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToBGR709Hdtv8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToBGR709Hdtv8uC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToBGR709Hdtv8uC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4309,22 +4173,20 @@ func CbYCr422ToBGR709Hdtv8uC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToBGR709Hdtv8uC2C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToBGR709Hdtv8uC2C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToBGR709Hdtv8uC2C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4347,20 +4209,19 @@ func CbYCr422ToBGR709Hdtv8uC2C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr4208uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr4208uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4385,7 +4246,7 @@ func RGBToYCbCr4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -4393,14 +4254,13 @@ func YCbCr420ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4432,20 +4292,19 @@ func YCbCr420ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToRGBBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToRGBBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4479,20 +4338,19 @@ func YCbCr420ToRGBBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToRGBBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4515,20 +4373,19 @@ func YCbCr420ToRGBBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, d
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCrCb4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCrCb4208uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCrCb4208uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4554,7 +4411,7 @@ func RGBToYCrCb4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCrCb420ToRGB8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb420ToRGB8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4562,7 +4419,7 @@ func YCrCb420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
@@ -4570,7 +4427,6 @@ func YCrCb420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4593,20 +4449,19 @@ func YCrCb420ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4208uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4208uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4631,20 +4486,19 @@ func BGRToYCbCr4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4208uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4208uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4669,20 +4523,19 @@ func BGRToYCbCr4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr420709Csc8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr420709Csc8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr420709Csc8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4707,20 +4560,19 @@ func BGRToYCbCr420709Csc8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr420709Csc8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr420709Csc8uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr420709Csc8uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4745,20 +4597,19 @@ func BGRToYCbCr420709Csc8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr420709Hdtv8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr420709Hdtv8uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr420709Hdtv8uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4783,20 +4634,19 @@ func BGRToYCbCr420709Hdtv8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCrCb420709Csc8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCrCb420709Csc8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCrCb420709Csc8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4821,20 +4671,19 @@ func BGRToYCrCb420709Csc8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCrCb420709Csc8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCrCb420709Csc8uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCrCb420709Csc8uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -4859,7 +4708,7 @@ func BGRToYCrCb420709Csc8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -4867,14 +4716,13 @@ func YCbCr420ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4898,7 +4746,7 @@ func YCbCr420ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGR8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGR8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4906,7 +4754,7 @@ func YCbCr420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
@@ -4914,7 +4762,6 @@ func YCbCr420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4946,20 +4793,19 @@ func YCbCr420ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGRBatch8uP3C3RCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGRBatch8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4993,20 +4839,19 @@ func YCbCr420ToBGRBatch8uP3C3RCtx(srcBatchList **nppc.ImageDescriptor, dstBatchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, dstBatchList *nppc.ImageDescriptor, nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList *ffi.DevicePtr[nppc.ImageDescriptor], dstBatchList ffi.DevicePtr[nppc.ImageDescriptor], nBatchSize int32, oMaxSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGRBatch8uP3C3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(srcBatchList)))
-	frame.Int(uintptr(unsafe.Pointer(dstBatchList)))
+	frame.Int(uintptr(dstBatchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&oMaxSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(srcBatchList)
-	runtime.KeepAlive(dstBatchList)
 	runtime.KeepAlive(&oMaxSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5029,7 +4874,7 @@ func YCbCr420ToBGRBatch8uP3C3RAdvancedCtx(srcBatchList **nppc.ImageDescriptor, d
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGR709Csc8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGR709Csc8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGR709Csc8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5037,14 +4882,13 @@ func YCbCr420ToBGR709Csc8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5068,7 +4912,7 @@ func YCbCr420ToBGR709Csc8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGR709Hdtv8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGR709Hdtv8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGR709Hdtv8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5076,7 +4920,7 @@ func YCbCr420ToBGR709Hdtv8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
@@ -5084,7 +4928,6 @@ func YCbCr420ToBGR709Hdtv8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5107,20 +4950,19 @@ func YCbCr420ToBGR709Hdtv8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCrCb4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCrCb4208uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCrCb4208uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -5145,20 +4987,19 @@ func BGRToYCrCb4208uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCrCb4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCrCb4208uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCrCb4208uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -5183,20 +5024,19 @@ func BGRToYCrCb4208uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4118uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4118uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4118uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -5221,20 +5061,19 @@ func BGRToYCbCr4118uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr4118uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr4118uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr4118uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -5259,20 +5098,19 @@ func BGRToYCbCr4118uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr4118uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr4118uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr4118uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -5297,20 +5135,19 @@ func RGBToYCbCr4118uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr4118uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr4118uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr4118uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -5335,20 +5172,19 @@ func RGBToYCbCr4118uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5372,20 +5208,19 @@ func BGRToYCbCr8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr8uAc4P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr8uAc4P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5409,20 +5244,19 @@ func BGRToYCbCr8uAc4P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr8uAc4P4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr8uAc4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5446,7 +5280,7 @@ func BGRToYCbCr8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5454,14 +5288,13 @@ func YCbCr411ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5485,7 +5318,7 @@ func YCbCr411ToBGR8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToBGR8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToBGR8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5493,7 +5326,7 @@ func YCbCr411ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
@@ -5501,7 +5334,6 @@ func YCbCr411ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5524,7 +5356,7 @@ func YCbCr411ToBGR8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToRGB8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToRGB8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5532,14 +5364,13 @@ func YCbCr411ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5563,7 +5394,7 @@ func YCbCr411ToRGB8uP3C3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToRGB8uP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nAval nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToRGB8uP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5571,7 +5402,7 @@ func YCbCr411ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nAval))
@@ -5579,7 +5410,6 @@ func YCbCr411ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5602,21 +5432,19 @@ func YCbCr411ToRGB8uP3C4RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToXYZ8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToXYZ8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToXYZ8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5639,21 +5467,19 @@ func RGBToXYZ8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToXYZ8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToXYZ8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToXYZ8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5676,21 +5502,19 @@ func RGBToXYZ8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func XYZToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func XYZToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXYZToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5713,21 +5537,19 @@ func XYZToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func XYZToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func XYZToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXYZToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5750,21 +5572,19 @@ func XYZToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToLUV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToLUV8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToLUV8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5787,21 +5607,19 @@ func RGBToLUV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToLUV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToLUV8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToLUV8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5824,21 +5642,19 @@ func RGBToLUV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func LUVToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func LUVToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUVToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5861,21 +5677,19 @@ func LUVToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func LUVToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func LUVToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUVToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5898,21 +5712,19 @@ func LUVToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToLab8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToLab8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToLab8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5935,21 +5747,19 @@ func BGRToLab8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func LabToBGR8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func LabToBGR8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLabToBGR8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5972,21 +5782,19 @@ func LabToBGR8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCC8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCC8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCC8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6009,21 +5817,19 @@ func RGBToYCC8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCC8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCC8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCC8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6046,21 +5852,19 @@ func RGBToYCC8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCCToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCCToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCCToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6083,21 +5887,19 @@ func YCCToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCCToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCCToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCCToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6121,7 +5923,7 @@ func YCCToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCCKToCMYKJpeg6018uP4RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCCKToCMYKJpeg6018uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCCKToCMYKJpeg6018uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6159,7 +5961,7 @@ func YCCKToCMYKJpeg6018uP4RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CMYKOrYCCKToRGBJpeg8uP4P3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CMYKOrYCCKToRGBJpeg8uP4P3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCMYKOrYCCKToRGBJpeg8uP4P3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6197,7 +5999,7 @@ func CMYKOrYCCKToRGBJpeg8uP4P3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CMYKOrYCCKToRGBJpeg8uP4C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CMYKOrYCCKToRGBJpeg8uP4C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCMYKOrYCCKToRGBJpeg8uP4C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6205,13 +6007,12 @@ func CMYKOrYCCKToRGBJpeg8uP4C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6235,7 +6036,7 @@ func CMYKOrYCCKToRGBJpeg8uP4C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CMYKOrYCCKToBGRJpeg8uP4P3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CMYKOrYCCKToBGRJpeg8uP4P3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCMYKOrYCCKToBGRJpeg8uP4P3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6273,7 +6074,7 @@ func CMYKOrYCCKToBGRJpeg8uP4P3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CMYKOrYCCKToBGRJpeg8uP4C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CMYKOrYCCKToBGRJpeg8uP4C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCMYKOrYCCKToBGRJpeg8uP4C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6281,13 +6082,12 @@ func CMYKOrYCCKToBGRJpeg8uP4C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6310,21 +6110,19 @@ func CMYKOrYCCKToBGRJpeg8uP4C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToHLS8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToHLS8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToHLS8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6347,21 +6145,19 @@ func RGBToHLS8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToHLS8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToHLS8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToHLS8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6384,21 +6180,19 @@ func RGBToHLS8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6421,21 +6215,19 @@ func HLSToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6458,21 +6250,19 @@ func HLSToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6495,20 +6285,19 @@ func BGRToHLS8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6532,20 +6321,19 @@ func BGRToHLS8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uAc4P4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uAc4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6569,7 +6357,7 @@ func BGRToHLS8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6577,13 +6365,12 @@ func BGRToHLS8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6606,7 +6393,7 @@ func BGRToHLS8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uAp4C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uAp4C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uAp4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6614,13 +6401,12 @@ func BGRToHLS8uAp4C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6643,7 +6429,7 @@ func BGRToHLS8uAp4C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6680,7 +6466,7 @@ func BGRToHLS8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToHLS8uAp4RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToHLS8uAp4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToHLS8uAp4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6717,20 +6503,19 @@ func BGRToHLS8uAp4RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToBGR8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToBGR8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToBGR8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6754,20 +6539,19 @@ func HLSToBGR8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToBGR8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToBGR8uAc4P4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToBGR8uAc4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6791,7 +6575,7 @@ func HLSToBGR8uAc4P4RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToBGR8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToBGR8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToBGR8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6828,7 +6612,7 @@ func HLSToBGR8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToBGR8uAp4RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToBGR8uAp4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToBGR8uAp4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6865,7 +6649,7 @@ func HLSToBGR8uAp4RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToBGR8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToBGR8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6873,13 +6657,12 @@ func HLSToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6902,7 +6685,7 @@ func HLSToBGR8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HLSToBGR8uAp4C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HLSToBGR8uAp4C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHLSToBGR8uAp4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6910,13 +6693,12 @@ func HLSToBGR8uAp4C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6939,21 +6721,19 @@ func HLSToBGR8uAp4C4RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToHSV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToHSV8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToHSV8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6976,21 +6756,19 @@ func RGBToHSV8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToHSV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToHSV8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToHSV8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7013,21 +6791,19 @@ func RGBToHSV8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HSVToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HSVToRGB8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHSVToRGB8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7050,21 +6826,19 @@ func HSVToRGB8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func HSVToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func HSVToRGB8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procHSVToRGB8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7087,7 +6861,7 @@ func HSVToRGB8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr420Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr420Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr420Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7125,7 +6899,7 @@ func RGBToYCbCr420Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr422Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr422Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr422Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7163,7 +6937,7 @@ func RGBToYCbCr422Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr411Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr411Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr411Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7201,7 +6975,7 @@ func RGBToYCbCr411Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr444Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr444Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr444Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7238,7 +7012,7 @@ func RGBToYCbCr444Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr420Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr420Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr420Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7276,7 +7050,7 @@ func BGRToYCbCr420Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr422Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr422Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr422Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7314,7 +7088,7 @@ func BGRToYCbCr422Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr411Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr411Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr411Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7352,7 +7126,7 @@ func BGRToYCbCr411Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr444Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr444Jpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr444Jpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7389,7 +7163,7 @@ func BGRToYCbCr444Jpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToRGBJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToRGBJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7427,7 +7201,7 @@ func YCbCr420ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGBJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGBJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7465,7 +7239,7 @@ func YCbCr422ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToRGBJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToRGBJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7503,7 +7277,7 @@ func YCbCr411ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr444ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr444ToRGBJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr444ToRGBJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7540,7 +7314,7 @@ func YCbCr444ToRGBJpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGRJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGRJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7578,7 +7352,7 @@ func YCbCr420ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGRJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGRJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7616,7 +7390,7 @@ func YCbCr422ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToBGRJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToBGRJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7654,7 +7428,7 @@ func YCbCr411ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr444ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr444ToBGRJpeg8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr444ToBGRJpeg8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7691,20 +7465,19 @@ func YCbCr444ToBGRJpeg8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr420Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr420Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr420Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -7729,20 +7502,19 @@ func RGBToYCbCr420Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr422Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr422Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr422Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -7767,20 +7539,19 @@ func RGBToYCbCr422Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr411Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr411Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr411Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -7805,20 +7576,19 @@ func RGBToYCbCr411Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYCbCr444Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToYCbCr444Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYCbCr444Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7842,20 +7612,19 @@ func RGBToYCbCr444Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr420Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr420Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr420Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -7880,20 +7649,19 @@ func BGRToYCbCr420Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr422Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr422Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr422Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -7918,20 +7686,19 @@ func BGRToYCbCr422Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr411Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr411Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr411Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -7956,20 +7723,19 @@ func BGRToYCbCr411Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func BGRToYCbCr444Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func BGRToYCbCr444Jpeg8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procBGRToYCbCr444Jpeg8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7993,7 +7759,7 @@ func BGRToYCbCr444Jpeg8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToRGBJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToRGBJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8001,14 +7767,13 @@ func YCbCr420ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8031,7 +7796,7 @@ func YCbCr420ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToRGBJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToRGBJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8039,14 +7804,13 @@ func YCbCr422ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8069,7 +7833,7 @@ func YCbCr422ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToRGBJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToRGBJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8077,14 +7841,13 @@ func YCbCr411ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8107,7 +7870,7 @@ func YCbCr411ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr444ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr444ToRGBJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr444ToRGBJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8115,13 +7878,12 @@ func YCbCr444ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8144,7 +7906,7 @@ func YCbCr444ToRGBJpeg8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToBGRJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToBGRJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8152,14 +7914,13 @@ func YCbCr420ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8182,7 +7943,7 @@ func YCbCr420ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToBGRJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToBGRJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8190,14 +7951,13 @@ func YCbCr422ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8220,7 +7980,7 @@ func YCbCr422ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToBGRJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToBGRJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8228,14 +7988,13 @@ func YCbCr411ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8258,7 +8017,7 @@ func YCbCr411ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr444ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr444ToBGRJpeg8uP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr444ToBGRJpeg8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8266,13 +8025,12 @@ func YCbCr444ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8295,21 +8053,19 @@ func YCbCr444ToBGRJpeg8uP3C3RCtx(src **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray8uC3C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray8uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8332,21 +8088,19 @@ func RGBToGray8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray8uAc4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray8uAc4C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray8uAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8369,21 +8123,19 @@ func RGBToGray8uAc4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray16uC3C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray16uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8406,21 +8158,19 @@ func RGBToGray16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray16uAc4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray16uAc4C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray16uAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8443,21 +8193,19 @@ func RGBToGray16uAc4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray16sC3C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray16sC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8480,21 +8228,19 @@ func RGBToGray16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray16sAc4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray16sAc4C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray16sAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8517,21 +8263,19 @@ func RGBToGray16sAc4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray32fC3C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray32fC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8554,21 +8298,19 @@ func RGBToGray32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToGray32fAc4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func RGBToGray32fAc4C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToGray32fAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8593,22 +8335,20 @@ func RGBToGray32fAc4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray8uC3C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray8uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8634,22 +8374,20 @@ func ColorToGray8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray8uAc4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray8uAc4C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray8uAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8675,22 +8413,20 @@ func ColorToGray8uAc4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray8uC4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray8uC4C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray8uC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8716,22 +8452,20 @@ func ColorToGray8uC4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray16uC3C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray16uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8757,22 +8491,20 @@ func ColorToGray16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray16uAc4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray16uAc4C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray16uAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8798,22 +8530,20 @@ func ColorToGray16uAc4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray16uC4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray16uC4C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray16uC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8839,22 +8569,20 @@ func ColorToGray16uC4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray16sC3C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray16sC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8880,22 +8608,20 @@ func ColorToGray16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray16sAc4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray16sAc4C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray16sAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8921,22 +8647,20 @@ func ColorToGray16sAc4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray16sC4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray16sC4C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray16sC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8962,22 +8686,20 @@ func ColorToGray16sC4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray32fC3C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray32fC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9003,22 +8725,20 @@ func ColorToGray32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray32fAc4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray32fAc4C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray32fAc4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9044,22 +8764,20 @@ func ColorToGray32fAc4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorToGray32fC4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorToGray32fC4C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aCoeffs *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorToGray32fC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9084,22 +8802,20 @@ func ColorToGray32fC4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GradientColorToGray8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
+func GradientColorToGray8uC3C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGradientColorToGray8uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eNorm))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9123,22 +8839,20 @@ func GradientColorToGray8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GradientColorToGray16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
+func GradientColorToGray16uC3C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGradientColorToGray16uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eNorm))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9162,22 +8876,20 @@ func GradientColorToGray16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GradientColorToGray16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
+func GradientColorToGray16sC3C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGradientColorToGray16sC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eNorm))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9201,22 +8913,20 @@ func GradientColorToGray16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GradientColorToGray32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
+func GradientColorToGray32fC3C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eNorm nppc.Norm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGradientColorToGray32fC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eNorm))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9244,26 +8954,24 @@ func GradientColorToGray32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CFAToRGB8uC1C3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nppStreamCtx nppc.StreamContext) error {
+func CFAToRGB8uC1C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCFAToRGB8uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Int(uintptr(eGrid))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9291,27 +8999,25 @@ func CFAToRGB8uC1C3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CFAToRGBA8uC1Ac4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nAlpha nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CFAToRGBA8uC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nAlpha nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCFAToRGBA8uC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Int(uintptr(eGrid))
 	frame.Int(uintptr(eInterpolation))
 	frame.Int(uintptr(nAlpha))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9338,26 +9044,24 @@ func CFAToRGBA8uC1Ac4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CFAToRGB16uC1C3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nppStreamCtx nppc.StreamContext) error {
+func CFAToRGB16uC1C3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCFAToRGB16uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Int(uintptr(eGrid))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9385,27 +9089,25 @@ func CFAToRGB16uC1C3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, o
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CFAToRGBA16uC1Ac4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nAlpha nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func CFAToRGBA16uC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nAlpha nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCFAToRGBA16uC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Int(uintptr(eGrid))
 	frame.Int(uintptr(eInterpolation))
 	frame.Int(uintptr(nAlpha))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9432,26 +9134,24 @@ func CFAToRGBA16uC1Ac4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CFAToRGB32uC1C3RCtx(src *nppc.Npp32u, nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst *nppc.Npp32u, nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nppStreamCtx nppc.StreamContext) error {
+func CFAToRGB32uC1C3RCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCFAToRGB32uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Int(uintptr(eGrid))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9479,27 +9179,25 @@ func CFAToRGB32uC1C3RCtx(src *nppc.Npp32u, nSrcStep int32, oSrcSize nppc.Size, o
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CFAToRGBA32uC1Ac4RCtx(src *nppc.Npp32u, nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst *nppc.Npp32u, nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nAlpha nppc.Npp32u, nppStreamCtx nppc.StreamContext) error {
+func CFAToRGBA32uC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, oSrcSize nppc.Size, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, eGrid nppc.BayerGridPosition, eInterpolation nppc.InterpolationMode, nAlpha nppc.Npp32u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCFAToRGBA32uC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Int(uintptr(eGrid))
 	frame.Int(uintptr(eInterpolation))
 	frame.Int(uintptr(nAlpha))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9523,7 +9221,7 @@ func CFAToRGBA32uC1Ac4RCtx(src *nppc.Npp32u, nSrcStep int32, oSrcSize nppc.Size,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToYCbCr4118uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToYCbCr4118uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -9531,17 +9229,15 @@ func YCbCr420ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9566,23 +9262,21 @@ func YCbCr420ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToYCbCr4118uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToYCbCr4118uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToYCbCr4118uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -9607,20 +9301,19 @@ func YCbCr420ToYCbCr4118uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr4228uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr4228uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr4228uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -9645,7 +9338,7 @@ func YCbCr4228uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -9653,14 +9346,13 @@ func YCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9683,21 +9375,19 @@ func YCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCrCb4228uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCrCb4228uC2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCrCb4228uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9720,7 +9410,7 @@ func YCbCr422ToYCrCb4228uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCrCb4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCrCb4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -9728,14 +9418,13 @@ func YCbCr422ToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9758,21 +9447,19 @@ func YCbCr422ToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToCbYCr4228uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToCbYCr4228uC2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToCbYCr4228uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9795,20 +9482,19 @@ func YCbCr422ToCbYCr4228uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToYCbCr4118uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToYCbCr4118uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToYCbCr4118uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -9833,7 +9519,7 @@ func CbYCr422ToYCbCr4118uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4208uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4208uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4208uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -9874,7 +9560,7 @@ func YCbCr422ToYCbCr4208uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4208uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4208uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -9882,17 +9568,15 @@ func YCbCr422ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9915,20 +9599,19 @@ func YCbCr422ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4208uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4208uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -9955,24 +9638,21 @@ func YCbCr422ToYCbCr4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4208uC2P2RCtx(src *nppc.Npp8u, nSrcStep int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4208uC2P2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4208uC2P2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9995,7 +9675,7 @@ func YCbCr422ToYCbCr4208uC2P2RCtx(src *nppc.Npp8u, nSrcStep int32, dstY *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb420ToYCbCr4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb420ToYCbCr4228uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb420ToYCbCr4228uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10034,7 +9714,7 @@ func YCrCb420ToYCbCr4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb420ToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb420ToYCbCr4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb420ToYCbCr4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -10042,14 +9722,13 @@ func YCrCb420ToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10072,20 +9751,19 @@ func YCrCb420ToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCrCb4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCrCb4208uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCrCb4208uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10110,7 +9788,7 @@ func YCbCr422ToYCrCb4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4118uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4118uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4118uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10151,7 +9829,7 @@ func YCbCr422ToYCbCr4118uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4118uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4118uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -10159,17 +9837,15 @@ func YCbCr422ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10192,20 +9868,19 @@ func YCbCr422ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4118uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4118uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4118uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10232,24 +9907,21 @@ func YCbCr422ToYCbCr4118uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr422ToYCbCr4118uC2P2RCtx(src *nppc.Npp8u, nSrcStep int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr422ToYCbCr4118uC2P2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr422ToYCbCr4118uC2P2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10272,20 +9944,19 @@ func YCbCr422ToYCbCr4118uC2P2RCtx(src *nppc.Npp8u, nSrcStep int32, dstY *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb422ToYCbCr4228uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb422ToYCbCr4228uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb422ToYCbCr4228uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10310,20 +9981,19 @@ func YCrCb422ToYCbCr4228uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb422ToYCbCr4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb422ToYCbCr4208uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb422ToYCbCr4208uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10348,20 +10018,19 @@ func YCrCb422ToYCbCr4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb422ToYCbCr4118uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb422ToYCbCr4118uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb422ToYCbCr4118uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10386,21 +10055,19 @@ func YCrCb422ToYCbCr4118uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToYCbCr4228uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToYCbCr4228uC2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToYCbCr4228uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10423,20 +10090,19 @@ func CbYCr422ToYCbCr4228uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToYCbCr4228uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToYCbCr4228uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToYCbCr4228uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10461,20 +10127,19 @@ func CbYCr422ToYCbCr4228uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToYCbCr4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToYCbCr4208uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToYCbCr4208uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10501,24 +10166,21 @@ func CbYCr422ToYCbCr4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToYCbCr4208uC2P2RCtx(src *nppc.Npp8u, nSrcStep int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToYCbCr4208uC2P2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToYCbCr4208uC2P2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10541,20 +10203,19 @@ func CbYCr422ToYCbCr4208uC2P2RCtx(src *nppc.Npp8u, nSrcStep int32, dstY *nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CbYCr422ToYCrCb4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func CbYCr422ToYCrCb4208uC2P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCbYCr422ToYCrCb4208uC2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10581,7 +10242,7 @@ func CbYCr422ToYCrCb4208uC2P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr4208uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr4208uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -10589,17 +10250,15 @@ func YCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10624,23 +10283,21 @@ func YCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr4208uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr4208uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10665,7 +10322,7 @@ func YCbCr4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToYCbCr4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToYCbCr4228uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToYCbCr4228uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10706,23 +10363,21 @@ func YCbCr420ToYCbCr4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToYCbCr4228uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToYCbCr4228uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToYCbCr4228uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10749,24 +10404,21 @@ func YCbCr420ToYCbCr4228uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToYCbCr4228uP2C2RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToYCbCr4228uP2C2RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToYCbCr4228uP2C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10791,24 +10443,21 @@ func YCbCr420ToYCbCr4228uP2C2RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToCbYCr4228uP2C2RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToCbYCr4228uP2C2RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToCbYCr4228uP2C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10833,23 +10482,21 @@ func YCbCr420ToCbYCr4228uP2C2RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr420ToYCrCb4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr420ToYCrCb4208uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr420ToYCrCb4208uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -10874,7 +10521,7 @@ func YCbCr420ToYCrCb4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb420ToCbYCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb420ToCbYCr4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb420ToCbYCr4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -10882,14 +10529,13 @@ func YCrCb420ToCbYCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10914,7 +10560,7 @@ func YCrCb420ToCbYCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb420ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb420ToYCbCr4208uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb420ToYCbCr4208uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -10922,17 +10568,15 @@ func YCrCb420ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10957,7 +10601,7 @@ func YCrCb420ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCrCb420ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCrCb420ToYCbCr4118uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCrCb420ToYCbCr4118uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -10965,17 +10609,15 @@ func YCrCb420ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11000,7 +10642,7 @@ func YCrCb420ToYCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr4118uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr4118uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -11008,17 +10650,15 @@ func YCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11043,23 +10683,21 @@ func YCbCr4118uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr4118uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr4118uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr4118uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -11084,7 +10722,7 @@ func YCbCr4118uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4228uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4228uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11123,7 +10761,7 @@ func YCbCr411ToYCbCr4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -11131,14 +10769,13 @@ func YCbCr411ToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11163,23 +10800,21 @@ func YCbCr411ToYCbCr4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4228uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4228uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4228uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -11206,24 +10841,21 @@ func YCbCr411ToYCbCr4228uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4228uP2C2RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4228uP2C2RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4228uP2C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11246,7 +10878,7 @@ func YCbCr411ToYCbCr4228uP2C2RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCrCb4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCrCb4228uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCrCb4228uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11285,7 +10917,7 @@ func YCbCr411ToYCrCb4228uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCrCb4228uP3C2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCrCb4228uP3C2RCtx.Addr()
 	if err != nil {
 		return err
@@ -11293,14 +10925,13 @@ func YCbCr411ToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11323,7 +10954,7 @@ func YCbCr411ToYCrCb4228uP3C2RCtx(src **nppc.Npp8u, rSrcStep *int32, dst *nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4208uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Npp8u, nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4208uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4208uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11364,7 +10995,7 @@ func YCbCr411ToYCbCr4208uP3RCtx(src **nppc.Npp8u, rSrcStep *int32, dst **nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.Npp8u, nDstYStep int32, dstCbCr *nppc.Npp8u, nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4208uP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], rSrcStep *int32, dstY ffi.DevicePtr[nppc.Npp8u], nDstYStep int32, dstCbCr ffi.DevicePtr[nppc.Npp8u], nDstCbCrStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4208uP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -11372,17 +11003,15 @@ func YCbCr411ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(rSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dstY)))
+	frame.Int(uintptr(dstY))
 	frame.Int(uintptr(nDstYStep))
-	frame.Int(uintptr(unsafe.Pointer(dstCbCr)))
+	frame.Int(uintptr(dstCbCr))
 	frame.Int(uintptr(nDstCbCrStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(rSrcStep)
-	runtime.KeepAlive(dstY)
-	runtime.KeepAlive(dstCbCr)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11407,23 +11036,21 @@ func YCbCr411ToYCbCr4208uP3P2RCtx(src **nppc.Npp8u, rSrcStep *int32, dstY *nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCbCr4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCbCr4208uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCbCr4208uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -11450,23 +11077,21 @@ func YCbCr411ToYCbCr4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YCbCr411ToYCrCb4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *nppc.Npp8u, nSrcCbCrStep int32, dst **nppc.Npp8u, rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func YCbCr411ToYCrCb4208uP2P3RCtx(srcY ffi.DevicePtr[nppc.Npp8u], nSrcYStep int32, srcCbCr ffi.DevicePtr[nppc.Npp8u], nSrcCbCrStep int32, dst *ffi.DevicePtr[nppc.Npp8u], rDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYCbCr411ToYCrCb4208uP2P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcY)))
+	frame.Int(uintptr(srcY))
 	frame.Int(uintptr(nSrcYStep))
-	frame.Int(uintptr(unsafe.Pointer(srcCbCr)))
+	frame.Int(uintptr(srcCbCr))
 	frame.Int(uintptr(nSrcCbCrStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(rDstStep)))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcY)
-	runtime.KeepAlive(srcCbCr)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(rDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -11493,7 +11118,7 @@ func YCbCr411ToYCrCb4208uP2P3RCtx(srcY *nppc.Npp8u, nSrcYStep int32, srcCbCr *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToYUV4208uP2P3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func NV12ToYUV4208uP2P3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToYUV4208uP2P3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11530,21 +11155,19 @@ func NV12ToYUV4208uP2P3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaFwd8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaFwd8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaFwd8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11564,18 +11187,17 @@ func GammaFwd8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaFwd8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaFwd8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaFwd8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11598,21 +11220,19 @@ func GammaFwd8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaFwd8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaFwd8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaFwd8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11633,18 +11253,17 @@ func GammaFwd8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaFwd8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaFwd8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaFwd8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11666,7 +11285,7 @@ func GammaFwd8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaFwd8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaFwd8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaFwd8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11700,7 +11319,7 @@ func GammaFwd8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaFwd8uIp3RCtx(srcDst **nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaFwd8uIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaFwd8uIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11733,21 +11352,19 @@ func GammaFwd8uIp3RCtx(srcDst **nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaInv8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaInv8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaInv8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11767,18 +11384,17 @@ func GammaInv8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaInv8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaInv8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaInv8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11801,21 +11417,19 @@ func GammaInv8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaInv8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaInv8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaInv8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11836,18 +11450,17 @@ func GammaInv8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaInv8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaInv8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaInv8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11869,7 +11482,7 @@ func GammaInv8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaInv8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaInv8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaInv8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11903,7 +11516,7 @@ func GammaInv8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func GammaInv8uIp3RCtx(srcDst **nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func GammaInv8uIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGammaInv8uIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11940,25 +11553,22 @@ func GammaInv8uIp3RCtx(srcDst **nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CompColorKey8uC1RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nColorKeyConst nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CompColorKey8uC1RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nColorKeyConst nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompColorKey8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nColorKeyConst))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11984,25 +11594,22 @@ func CompColorKey8uC1RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CompColorKey8uC3RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nColorKeyConst *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CompColorKey8uC3RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nColorKeyConst *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompColorKey8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(nColorKeyConst)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(nColorKeyConst)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12029,25 +11636,22 @@ func CompColorKey8uC3RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func CompColorKey8uC4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nColorKeyConst *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CompColorKey8uC4RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nColorKeyConst *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompColorKey8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(nColorKeyConst)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(nColorKeyConst)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12078,28 +11682,25 @@ func CompColorKey8uC4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func AlphaCompColorKey8uAc4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, nAlpha1 nppc.Npp8u, src2 *nppc.Npp8u, nSrc2Step int32, nAlpha2 nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nColorKeyConst *nppc.Npp8u, nppAlphaOp nppc.AlphaOp, nppStreamCtx nppc.StreamContext) error {
+func AlphaCompColorKey8uAc4RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, nAlpha1 nppc.Npp8u, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, nAlpha2 nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nColorKeyConst *nppc.Npp8u, nppAlphaOp nppc.AlphaOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAlphaCompColorKey8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
 	frame.Int(uintptr(nAlpha1))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
 	frame.Int(uintptr(nAlpha2))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(nColorKeyConst)))
 	frame.Int(uintptr(nppAlphaOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(nColorKeyConst)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12126,22 +11727,20 @@ func AlphaCompColorKey8uAc4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, nAlpha1 nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12166,19 +11765,18 @@ func ColorTwist32f8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12205,22 +11803,20 @@ func ColorTwist32f8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12245,19 +11841,18 @@ func ColorTwist32f8uC2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC2IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC2IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC2IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12284,22 +11879,20 @@ func ColorTwist32f8uC2IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12324,19 +11917,18 @@ func ColorTwist32f8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12364,22 +11956,20 @@ func ColorTwist32f8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12404,19 +11994,18 @@ func ColorTwist32f8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12443,22 +12032,20 @@ func ColorTwist32f8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12483,19 +12070,18 @@ func ColorTwist32f8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12530,23 +12116,21 @@ func ColorTwist32f8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //	  - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Int(uintptr(unsafe.Pointer(aConstants)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(aConstants)
@@ -12580,20 +12164,19 @@ func ColorTwist32fC8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //	  - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC8uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Int(uintptr(unsafe.Pointer(aConstants)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(aConstants)
@@ -12621,7 +12204,7 @@ func ColorTwist32fC8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12662,7 +12245,7 @@ func ColorTwist32f8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8uIp3RCtx(srcDst **nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8uIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8uIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12701,22 +12284,20 @@ func ColorTwist32f8uIp3RCtx(srcDst **nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC1RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12741,19 +12322,18 @@ func ColorTwist32f8sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC1IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12780,22 +12360,20 @@ func ColorTwist32f8sC1IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC2RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC2RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12820,19 +12398,18 @@ func ColorTwist32f8sC2RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC2IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC2IrCtx(srcDst ffi.DevicePtr[nppc.Npp8s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC2IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12859,22 +12436,20 @@ func ColorTwist32f8sC2IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC3RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12899,19 +12474,18 @@ func ColorTwist32f8sC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC3IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12939,22 +12513,20 @@ func ColorTwist32f8sC3IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12979,19 +12551,18 @@ func ColorTwist32f8sC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sC4IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13018,22 +12589,20 @@ func ColorTwist32f8sC4IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sAc4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13058,19 +12627,18 @@ func ColorTwist32f8sAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sAc4IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13097,7 +12665,7 @@ func ColorTwist32f8sAc4IrCtx(srcDst *nppc.Npp8s, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sP3RCtx(src **nppc.Npp8s, nSrcStep int32, dst **nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sP3RCtx(src *ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13138,7 +12706,7 @@ func ColorTwist32f8sP3RCtx(src **nppc.Npp8s, nSrcStep int32, dst **nppc.Npp8s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f8sIp3RCtx(srcDst **nppc.Npp8s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f8sIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp8s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f8sIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13177,22 +12745,20 @@ func ColorTwist32f8sIp3RCtx(srcDst **nppc.Npp8s, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13217,19 +12783,18 @@ func ColorTwist32f16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13256,22 +12821,20 @@ func ColorTwist32f16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uC2RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uC2RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13296,19 +12859,18 @@ func ColorTwist32f16uC2RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uC2IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uC2IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uC2IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13335,22 +12897,20 @@ func ColorTwist32f16uC2IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13375,19 +12935,18 @@ func ColorTwist32f16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13414,22 +12973,20 @@ func ColorTwist32f16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13454,19 +13011,18 @@ func ColorTwist32f16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13493,7 +13049,7 @@ func ColorTwist32f16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uP3RCtx(src **nppc.Npp16u, nSrcStep int32, dst **nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13534,7 +13090,7 @@ func ColorTwist32f16uP3RCtx(src **nppc.Npp16u, nSrcStep int32, dst **nppc.Npp16u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16uIp3RCtx(srcDst **nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16uIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16uIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13573,22 +13129,20 @@ func ColorTwist32f16uIp3RCtx(srcDst **nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13613,19 +13167,18 @@ func ColorTwist32f16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13652,22 +13205,20 @@ func ColorTwist32f16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sC2RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sC2RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13692,19 +13243,18 @@ func ColorTwist32f16sC2RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sC2IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sC2IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sC2IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13731,22 +13281,20 @@ func ColorTwist32f16sC2IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13771,19 +13319,18 @@ func ColorTwist32f16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13810,22 +13357,20 @@ func ColorTwist32f16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13850,19 +13395,18 @@ func ColorTwist32f16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13889,7 +13433,7 @@ func ColorTwist32f16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sP3RCtx(src **nppc.Npp16s, nSrcStep int32, dst **nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13930,7 +13474,7 @@ func ColorTwist32f16sP3RCtx(src **nppc.Npp16s, nSrcStep int32, dst **nppc.Npp16s
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16sIp3RCtx(srcDst **nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16sIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16sIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -13969,22 +13513,20 @@ func ColorTwist32f16sIp3RCtx(srcDst **nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14009,19 +13551,18 @@ func ColorTwist32f16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC1IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14048,22 +13589,20 @@ func ColorTwist32f16fC1IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC2RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC2RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14088,19 +13627,18 @@ func ColorTwist32f16fC2RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC2IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC2IrCtx(srcDst ffi.DevicePtr[nppc.Npp16f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC2IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14127,22 +13665,20 @@ func ColorTwist32f16fC2IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14167,19 +13703,18 @@ func ColorTwist32f16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC3IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14207,22 +13742,20 @@ func ColorTwist32f16fC3IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14247,19 +13780,18 @@ func ColorTwist32f16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32f16fC4IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32f16fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32f16fC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14295,23 +13827,21 @@ func ColorTwist32f16fC4IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI np
 //	  - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Int(uintptr(unsafe.Pointer(aConstants)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(aConstants)
@@ -14346,20 +13876,19 @@ func ColorTwist32fC16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f,
 //	  - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC16fC4IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC16fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC16fC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Int(uintptr(unsafe.Pointer(aConstants)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(aConstants)
@@ -14387,22 +13916,20 @@ func ColorTwist32fC16fC4IrCtx(srcDst *nppc.Npp16f, nSrcDstStep int32, oSizeROI n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14427,19 +13954,18 @@ func ColorTwist32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14466,22 +13992,20 @@ func ColorTwist32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC2RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC2RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14506,19 +14030,18 @@ func ColorTwist32fC2RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC2IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC2IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC2IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14545,22 +14068,20 @@ func ColorTwist32fC2IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14585,19 +14106,18 @@ func ColorTwist32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14625,22 +14145,20 @@ func ColorTwist32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14665,19 +14183,18 @@ func ColorTwist32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14704,22 +14221,20 @@ func ColorTwist32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14744,19 +14259,18 @@ func ColorTwist32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14791,23 +14305,21 @@ func ColorTwist32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //	  - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fCC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fCC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fCC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Int(uintptr(unsafe.Pointer(aConstants)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(aConstants)
@@ -14841,20 +14353,19 @@ func ColorTwist32fCC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //	  - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fCC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fCC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, aConstants *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fCC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Int(uintptr(unsafe.Pointer(aConstants)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(aConstants)
@@ -14882,7 +14393,7 @@ func ColorTwist32fCC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fP3RCtx(src **nppc.Npp32f, nSrcStep int32, dst **nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -14923,7 +14434,7 @@ func ColorTwist32fP3RCtx(src **nppc.Npp32f, nSrcStep int32, dst **nppc.Npp32f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwist32fIp3RCtx(srcDst **nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ColorTwist32fIp3RCtx(srcDst *ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwist32fIp3RCtx.Addr()
 	if err != nil {
 		return err
@@ -14964,7 +14475,7 @@ func ColorTwist32fIp3RCtx(srcDst **nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -14973,12 +14484,11 @@ func ColorTwistBatch32f8uC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15005,7 +14515,7 @@ func ColorTwistBatch32f8uC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uC1IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15014,12 +14524,11 @@ func ColorTwistBatch32f8uC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15046,7 +14555,7 @@ func ColorTwistBatch32f8uC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -15055,12 +14564,11 @@ func ColorTwistBatch32f8uC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15087,7 +14595,7 @@ func ColorTwistBatch32f8uC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uC3IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15096,12 +14604,11 @@ func ColorTwistBatch32f8uC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15128,7 +14635,7 @@ func ColorTwistBatch32f8uC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15137,12 +14644,11 @@ func ColorTwistBatch32f8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15169,7 +14675,7 @@ func ColorTwistBatch32f8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15178,12 +14684,11 @@ func ColorTwistBatch32f8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15210,7 +14715,7 @@ func ColorTwistBatch32f8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15219,12 +14724,11 @@ func ColorTwistBatch32f8uAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15252,7 +14756,7 @@ func ColorTwistBatch32f8uAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f8uAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f8uAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15261,12 +14765,11 @@ func ColorTwistBatch32f8uAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15304,7 +14807,7 @@ func ColorTwistBatch32f8uAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15313,12 +14816,11 @@ func ColorTwistBatch32fC8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15356,7 +14858,7 @@ func ColorTwistBatch32fC8uC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC8uC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15365,12 +14867,11 @@ func ColorTwistBatch32fC8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15397,7 +14898,7 @@ func ColorTwistBatch32fC8uC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -15406,12 +14907,11 @@ func ColorTwistBatch32fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchL
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15438,7 +14938,7 @@ func ColorTwistBatch32fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC1IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15447,12 +14947,11 @@ func ColorTwistBatch32fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15479,7 +14978,7 @@ func ColorTwistBatch32fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -15488,12 +14987,11 @@ func ColorTwistBatch32fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchL
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15520,7 +15018,7 @@ func ColorTwistBatch32fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC3IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15529,12 +15027,11 @@ func ColorTwistBatch32fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15561,7 +15058,7 @@ func ColorTwistBatch32fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15570,12 +15067,11 @@ func ColorTwistBatch32fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchL
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15602,7 +15098,7 @@ func ColorTwistBatch32fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15611,12 +15107,11 @@ func ColorTwistBatch32fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15643,7 +15138,7 @@ func ColorTwistBatch32fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15652,12 +15147,11 @@ func ColorTwistBatch32fAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15685,7 +15179,7 @@ func ColorTwistBatch32fAc4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15694,12 +15188,11 @@ func ColorTwistBatch32fAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15737,7 +15230,7 @@ func ColorTwistBatch32fAc4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fCC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fCC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fCC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -15746,12 +15239,11 @@ func ColorTwistBatch32fCC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15789,7 +15281,7 @@ func ColorTwistBatch32fCC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batch
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fCC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fCC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fCC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15798,12 +15290,11 @@ func ColorTwistBatch32fCC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15830,7 +15321,7 @@ func ColorTwistBatch32fCC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f16fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f16fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f16fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -15839,12 +15330,11 @@ func ColorTwistBatch32f16fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15871,7 +15361,7 @@ func ColorTwistBatch32f16fC1RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f16fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f16fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f16fC1IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15880,12 +15370,11 @@ func ColorTwistBatch32f16fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15912,7 +15401,7 @@ func ColorTwistBatch32f16fC1IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f16fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f16fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f16fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -15921,12 +15410,11 @@ func ColorTwistBatch32f16fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15953,7 +15441,7 @@ func ColorTwistBatch32f16fC3RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f16fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f16fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f16fC3IrCtx.Addr()
 	if err != nil {
 		return err
@@ -15962,12 +15450,11 @@ func ColorTwistBatch32f16fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15994,7 +15481,7 @@ func ColorTwistBatch32f16fC3IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f16fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -16003,12 +15490,11 @@ func ColorTwistBatch32f16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16035,7 +15521,7 @@ func ColorTwistBatch32f16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, bat
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32f16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32f16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32f16fC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -16044,12 +15530,11 @@ func ColorTwistBatch32f16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16087,7 +15572,7 @@ func ColorTwistBatch32f16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC16fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -16096,12 +15581,11 @@ func ColorTwistBatch32fC16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16139,7 +15623,7 @@ func ColorTwistBatch32fC16fC4RCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, ba
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func ColorTwistBatch32fC16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList *nppc.ColorTwistBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func ColorTwistBatch32fC16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, batchList ffi.DevicePtr[nppc.ColorTwistBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procColorTwistBatch32fC16fC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -16148,12 +15632,11 @@ func ColorTwistBatch32fC16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, b
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16185,27 +15668,23 @@ func ColorTwistBatch32fC16fC4IrCtx(nMin, nMax nppc.Npp32f, oSizeROI nppc.Size, b
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16235,24 +15714,21 @@ func Lut8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16273,10 +15749,10 @@ func Lut8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, val
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16284,33 +15760,31 @@ func Lut8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, val
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut8uC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut8uC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut8uC3RCtx, Status(frame.Ret()))
 }
 
 // Lut8uC3IrCtx wraps nppiLUT_8u_C3IR_Ctx (symbol nppiLUT_8u_C3IR_Ctx,
@@ -16324,10 +15798,10 @@ func Lut8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16335,30 +15809,29 @@ func Lut8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut8uC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut8uC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut8uC3IrCtx, Status(frame.Ret()))
 }
 
 // Lut8uC4RCtx wraps nppiLUT_8u_C4R_Ctx (symbol nppiLUT_8u_C4R_Ctx,
@@ -16374,10 +15847,10 @@ func Lut8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, npp
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16385,33 +15858,31 @@ func Lut8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, npp
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func Lut8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut8uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut8uC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut8uC4RCtx, Status(frame.Ret()))
 }
 
 // Lut8uC4IrCtx wraps nppiLUT_8u_C4IR_Ctx (symbol nppiLUT_8u_C4IR_Ctx,
@@ -16425,10 +15896,10 @@ func Lut8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16436,30 +15907,29 @@ func Lut8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int3
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func Lut8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut8uC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut8uC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut8uC4IrCtx, Status(frame.Ret()))
 }
 
 // Lut8uAc4RCtx wraps nppiLUT_8u_AC4R_Ctx (symbol nppiLUT_8u_AC4R_Ctx,
@@ -16475,10 +15945,10 @@ func Lut8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, npp
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16486,33 +15956,31 @@ func Lut8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, npp
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut8uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut8uAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut8uAc4RCtx, Status(frame.Ret()))
 }
 
 // Lut8uAc4IrCtx wraps nppiLUT_8u_AC4IR_Ctx (symbol nppiLUT_8u_AC4IR_Ctx,
@@ -16527,10 +15995,10 @@ func Lut8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16538,30 +16006,29 @@ func Lut8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func Lut8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut8uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut8uAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut8uAc4IrCtx, Status(frame.Ret()))
 }
 
 // Lut16uC1RCtx wraps nppiLUT_16u_C1R_Ctx (symbol nppiLUT_16u_C1R_Ctx,
@@ -16588,27 +16055,23 @@ func Lut8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, np
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16638,24 +16101,21 @@ func Lut16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16676,10 +16136,10 @@ func Lut16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, v
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16687,33 +16147,31 @@ func Lut16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, v
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16uC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16uC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16uC3RCtx, Status(frame.Ret()))
 }
 
 // Lut16uC3IrCtx wraps nppiLUT_16u_C3IR_Ctx (symbol nppiLUT_16u_C3IR_Ctx,
@@ -16727,10 +16185,10 @@ func Lut16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16738,30 +16196,29 @@ func Lut16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16uC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16uC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16uC3IrCtx, Status(frame.Ret()))
 }
 
 // Lut16uC4RCtx wraps nppiLUT_16u_C4R_Ctx (symbol nppiLUT_16u_C4R_Ctx,
@@ -16777,10 +16234,10 @@ func Lut16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, n
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16788,33 +16245,31 @@ func Lut16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, n
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func Lut16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut16uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16uC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16uC4RCtx, Status(frame.Ret()))
 }
 
 // Lut16uC4IrCtx wraps nppiLUT_16u_C4IR_Ctx (symbol nppiLUT_16u_C4IR_Ctx,
@@ -16828,10 +16283,10 @@ func Lut16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16839,30 +16294,29 @@ func Lut16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func Lut16uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut16uC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16uC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16uC4IrCtx, Status(frame.Ret()))
 }
 
 // Lut16uAc4RCtx wraps nppiLUT_16u_AC4R_Ctx (symbol nppiLUT_16u_AC4R_Ctx,
@@ -16879,10 +16333,10 @@ func Lut16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, n
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16890,33 +16344,31 @@ func Lut16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, n
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16uAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16uAc4RCtx, Status(frame.Ret()))
 }
 
 // Lut16uAc4IrCtx wraps nppiLUT_16u_AC4IR_Ctx (symbol nppiLUT_16u_AC4IR_Ctx,
@@ -16931,10 +16383,10 @@ func Lut16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -16942,30 +16394,29 @@ func Lut16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16uAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16uAc4IrCtx, Status(frame.Ret()))
 }
 
 // Lut16sC1RCtx wraps nppiLUT_16s_C1R_Ctx (symbol nppiLUT_16s_C1R_Ctx,
@@ -16992,27 +16443,23 @@ func Lut16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, 
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17042,24 +16489,21 @@ func Lut16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17080,10 +16524,10 @@ func Lut16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, v
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17091,33 +16535,31 @@ func Lut16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, v
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16sC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16sC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16sC3RCtx, Status(frame.Ret()))
 }
 
 // Lut16sC3IrCtx wraps nppiLUT_16s_C3IR_Ctx (symbol nppiLUT_16s_C3IR_Ctx,
@@ -17131,10 +16573,10 @@ func Lut16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17142,30 +16584,29 @@ func Lut16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16sC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16sC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16sC3IrCtx, Status(frame.Ret()))
 }
 
 // Lut16sC4RCtx wraps nppiLUT_16s_C4R_Ctx (symbol nppiLUT_16s_C4R_Ctx,
@@ -17181,10 +16622,10 @@ func Lut16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, n
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17192,33 +16633,31 @@ func Lut16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, n
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func Lut16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut16sC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16sC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16sC4RCtx, Status(frame.Ret()))
 }
 
 // Lut16sC4IrCtx wraps nppiLUT_16s_C4IR_Ctx (symbol nppiLUT_16s_C4IR_Ctx,
@@ -17232,10 +16671,10 @@ func Lut16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17243,30 +16682,29 @@ func Lut16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func Lut16sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut16sC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16sC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16sC4IrCtx, Status(frame.Ret()))
 }
 
 // Lut16sAc4RCtx wraps nppiLUT_16s_AC4R_Ctx (symbol nppiLUT_16s_AC4R_Ctx,
@@ -17282,10 +16720,10 @@ func Lut16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, n
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17293,33 +16731,31 @@ func Lut16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, n
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16sAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16sAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16sAc4RCtx, Status(frame.Ret()))
 }
 
 // Lut16sAc4IrCtx wraps nppiLUT_16s_AC4IR_Ctx (symbol nppiLUT_16s_AC4IR_Ctx,
@@ -17334,10 +16770,10 @@ func Lut16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep 
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17345,30 +16781,29 @@ func Lut16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep 
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func Lut16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut16sAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut16sAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut16sAc4IrCtx, Status(frame.Ret()))
 }
 
 // Lut32fC1RCtx wraps nppiLUT_32f_C1R_Ctx (symbol nppiLUT_32f_C1R_Ctx,
@@ -17395,27 +16830,23 @@ func Lut16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, 
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32f, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32f], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17445,24 +16876,21 @@ func Lut32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32f, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func Lut32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32f], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLut32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17483,10 +16911,10 @@ func Lut32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, v
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17494,33 +16922,31 @@ func Lut32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, v
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func Lut32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut32fC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut32fC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut32fC3RCtx, Status(frame.Ret()))
 }
 
 // Lut32fC3IrCtx wraps nppiLUT_32f_C3IR_Ctx (symbol nppiLUT_32f_C3IR_Ctx,
@@ -17534,10 +16960,10 @@ func Lut32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17545,30 +16971,29 @@ func Lut32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func Lut32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut32fC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut32fC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut32fC3IrCtx, Status(frame.Ret()))
 }
 
 // Lut32fC4RCtx wraps nppiLUT_32f_C4R_Ctx (symbol nppiLUT_32f_C4R_Ctx,
@@ -17584,10 +17009,10 @@ func Lut32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, n
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17595,33 +17020,31 @@ func Lut32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, n
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32f, nLevels [4]int32, err error) {
+func Lut32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut32fC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut32fC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut32fC4RCtx, Status(frame.Ret()))
 }
 
 // Lut32fC4IrCtx wraps nppiLUT_32f_C4IR_Ctx (symbol nppiLUT_32f_C4IR_Ctx,
@@ -17635,10 +17058,10 @@ func Lut32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17646,30 +17069,29 @@ func Lut32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep i
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32f, nLevels [4]int32, err error) {
+func Lut32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLut32fC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut32fC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut32fC4IrCtx, Status(frame.Ret()))
 }
 
 // Lut32fAc4RCtx wraps nppiLUT_32f_AC4R_Ctx (symbol nppiLUT_32f_AC4R_Ctx,
@@ -17686,10 +17108,10 @@ func Lut32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, n
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17697,33 +17119,31 @@ func Lut32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, n
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func Lut32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut32fAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut32fAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut32fAc4RCtx, Status(frame.Ret()))
 }
 
 // Lut32fAc4IrCtx wraps nppiLUT_32f_AC4IR_Ctx (symbol nppiLUT_32f_AC4IR_Ctx,
@@ -17738,10 +17158,10 @@ func Lut32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17749,30 +17169,29 @@ func Lut32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func Lut32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func Lut32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLut32fAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLut32fAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLut32fAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear8uC1RCtx wraps nppiLUT_Linear_8u_C1R_Ctx (symbol
@@ -17806,27 +17225,23 @@ func Lut32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, 
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17856,24 +17271,21 @@ func LutLinear8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17901,10 +17313,10 @@ func LutLinear8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17912,33 +17324,31 @@ func LutLinear8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear8uC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear8uC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear8uC3RCtx, Status(frame.Ret()))
 }
 
 // LutLinear8uC3IrCtx wraps nppiLUT_Linear_8u_C3IR_Ctx (symbol
@@ -17953,10 +17363,10 @@ func LutLinear8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -17964,30 +17374,29 @@ func LutLinear8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear8uC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear8uC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear8uC3IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear8uC4RCtx wraps nppiLUT_Linear_8u_C4R_Ctx (symbol
@@ -18010,10 +17419,10 @@ func LutLinear8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18021,33 +17430,31 @@ func LutLinear8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutLinear8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear8uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear8uC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear8uC4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear8uC4IrCtx wraps nppiLUT_Linear_8u_C4IR_Ctx (symbol
@@ -18062,10 +17469,10 @@ func LutLinear8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18073,30 +17480,29 @@ func LutLinear8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutLinear8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear8uC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear8uC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear8uC4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear8uAc4RCtx wraps nppiLUT_Linear_8u_AC4R_Ctx (symbol
@@ -18120,10 +17526,10 @@ func LutLinear8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18131,33 +17537,31 @@ func LutLinear8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear8uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear8uAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear8uAc4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear8uAc4IrCtx wraps nppiLUT_Linear_8u_AC4IR_Ctx (symbol
@@ -18172,10 +17576,10 @@ func LutLinear8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18183,30 +17587,29 @@ func LutLinear8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutLinear8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear8uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear8uAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear8uAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear16uC1RCtx wraps nppiLUT_Linear_16u_C1R_Ctx (symbol
@@ -18233,27 +17636,23 @@ func LutLinear8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18283,24 +17682,21 @@ func LutLinear16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18321,10 +17717,10 @@ func LutLinear16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18332,33 +17728,31 @@ func LutLinear16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16uC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16uC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16uC3RCtx, Status(frame.Ret()))
 }
 
 // LutLinear16uC3IrCtx wraps nppiLUT_Linear_16u_C3IR_Ctx (symbol
@@ -18372,10 +17766,10 @@ func LutLinear16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18383,30 +17777,29 @@ func LutLinear16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16uC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16uC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16uC3IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear16uC4RCtx wraps nppiLUT_Linear_16u_C4R_Ctx (symbol
@@ -18422,10 +17815,10 @@ func LutLinear16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18433,33 +17826,31 @@ func LutLinear16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutLinear16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear16uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16uC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16uC4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear16uC4IrCtx wraps nppiLUT_Linear_16u_C4IR_Ctx (symbol
@@ -18473,10 +17864,10 @@ func LutLinear16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18484,30 +17875,29 @@ func LutLinear16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutLinear16uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear16uC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16uC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16uC4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear16uAc4RCtx wraps nppiLUT_Linear_16u_AC4R_Ctx (symbol
@@ -18524,10 +17914,10 @@ func LutLinear16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18535,33 +17925,31 @@ func LutLinear16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16uAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16uAc4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear16uAc4IrCtx wraps nppiLUT_Linear_16u_AC4IR_Ctx (symbol
@@ -18576,10 +17964,10 @@ func LutLinear16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18587,30 +17975,29 @@ func LutLinear16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16uAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16uAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear16sC1RCtx wraps nppiLUT_Linear_16s_C1R_Ctx (symbol
@@ -18637,27 +18024,23 @@ func LutLinear16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18687,24 +18070,21 @@ func LutLinear16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18725,10 +18105,10 @@ func LutLinear16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18736,33 +18116,31 @@ func LutLinear16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16sC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16sC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16sC3RCtx, Status(frame.Ret()))
 }
 
 // LutLinear16sC3IrCtx wraps nppiLUT_Linear_16s_C3IR_Ctx (symbol
@@ -18776,10 +18154,10 @@ func LutLinear16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18787,30 +18165,29 @@ func LutLinear16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16sC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16sC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16sC3IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear16sC4RCtx wraps nppiLUT_Linear_16s_C4R_Ctx (symbol
@@ -18826,10 +18203,10 @@ func LutLinear16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18837,33 +18214,31 @@ func LutLinear16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutLinear16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear16sC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16sC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16sC4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear16sC4IrCtx wraps nppiLUT_Linear_16s_C4IR_Ctx (symbol
@@ -18877,10 +18252,10 @@ func LutLinear16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18888,30 +18263,29 @@ func LutLinear16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutLinear16sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear16sC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16sC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16sC4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear16sAc4RCtx wraps nppiLUT_Linear_16s_AC4R_Ctx (symbol
@@ -18927,10 +18301,10 @@ func LutLinear16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18938,33 +18312,31 @@ func LutLinear16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16sAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16sAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16sAc4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear16sAc4IrCtx wraps nppiLUT_Linear_16s_AC4IR_Ctx (symbol
@@ -18979,10 +18351,10 @@ func LutLinear16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -18990,30 +18362,29 @@ func LutLinear16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutLinear16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear16sAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear16sAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear16sAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear32fC1RCtx wraps nppiLUT_Linear_32f_C1R_Ctx (symbol
@@ -19040,27 +18411,23 @@ func LutLinear16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32f, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32f], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19090,24 +18457,21 @@ func LutLinear32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32f, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutLinear32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32f], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutLinear32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19128,10 +18492,10 @@ func LutLinear32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19139,33 +18503,31 @@ func LutLinear32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutLinear32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear32fC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear32fC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear32fC3RCtx, Status(frame.Ret()))
 }
 
 // LutLinear32fC3IrCtx wraps nppiLUT_Linear_32f_C3IR_Ctx (symbol
@@ -19179,10 +18541,10 @@ func LutLinear32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19190,30 +18552,29 @@ func LutLinear32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutLinear32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear32fC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear32fC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear32fC3IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear32fC4RCtx wraps nppiLUT_Linear_32f_C4R_Ctx (symbol
@@ -19229,10 +18590,10 @@ func LutLinear32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19240,33 +18601,31 @@ func LutLinear32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32f, nLevels [4]int32, err error) {
+func LutLinear32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear32fC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear32fC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear32fC4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear32fC4IrCtx wraps nppiLUT_Linear_32f_C4IR_Ctx (symbol
@@ -19280,10 +18639,10 @@ func LutLinear32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19291,30 +18650,29 @@ func LutLinear32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32f, nLevels [4]int32, err error) {
+func LutLinear32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutLinear32fC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear32fC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear32fC4IrCtx, Status(frame.Ret()))
 }
 
 // LutLinear32fAc4RCtx wraps nppiLUT_Linear_32f_AC4R_Ctx (symbol
@@ -19331,10 +18689,10 @@ func LutLinear32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19342,33 +18700,31 @@ func LutLinear32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutLinear32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear32fAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear32fAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear32fAc4RCtx, Status(frame.Ret()))
 }
 
 // LutLinear32fAc4IrCtx wraps nppiLUT_Linear_32f_AC4IR_Ctx (symbol
@@ -19383,10 +18739,10 @@ func LutLinear32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19394,30 +18750,29 @@ func LutLinear32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutLinear32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutLinear32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutLinear32fAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutLinear32fAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutLinear32fAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic8uC1RCtx wraps nppiLUT_Cubic_8u_C1R_Ctx (symbol
@@ -19444,27 +18799,23 @@ func LutLinear32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19494,24 +18845,21 @@ func LutCubic8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19532,10 +18880,10 @@ func LutCubic8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19543,33 +18891,31 @@ func LutCubic8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic8uC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic8uC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic8uC3RCtx, Status(frame.Ret()))
 }
 
 // LutCubic8uC3IrCtx wraps nppiLUT_Cubic_8u_C3IR_Ctx (symbol
@@ -19584,10 +18930,10 @@ func LutCubic8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19595,30 +18941,29 @@ func LutCubic8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic8uC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic8uC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic8uC3IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic8uC4RCtx wraps nppiLUT_Cubic_8u_C4R_Ctx (symbol
@@ -19634,10 +18979,10 @@ func LutCubic8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19645,33 +18990,31 @@ func LutCubic8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutCubic8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic8uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic8uC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic8uC4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic8uC4IrCtx wraps nppiLUT_Cubic_8u_C4IR_Ctx (symbol
@@ -19686,10 +19029,10 @@ func LutCubic8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19697,30 +19040,29 @@ func LutCubic8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutCubic8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic8uC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic8uC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic8uC4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic8uAc4RCtx wraps nppiLUT_Cubic_8u_AC4R_Ctx (symbol
@@ -19737,10 +19079,10 @@ func LutCubic8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19748,33 +19090,31 @@ func LutCubic8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic8uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic8uAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic8uAc4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic8uAc4IrCtx wraps nppiLUT_Cubic_8u_AC4IR_Ctx (symbol
@@ -19789,10 +19129,10 @@ func LutCubic8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19800,30 +19140,29 @@ func LutCubic8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutCubic8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic8uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic8uAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic8uAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic16uC1RCtx wraps nppiLUT_Cubic_16u_C1R_Ctx (symbol
@@ -19850,27 +19189,23 @@ func LutCubic8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19900,24 +19235,21 @@ func LutCubic16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19938,10 +19270,10 @@ func LutCubic16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -19949,33 +19281,31 @@ func LutCubic16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16uC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16uC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16uC3RCtx, Status(frame.Ret()))
 }
 
 // LutCubic16uC3IrCtx wraps nppiLUT_Cubic_16u_C3IR_Ctx (symbol
@@ -19989,10 +19319,10 @@ func LutCubic16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20000,30 +19330,29 @@ func LutCubic16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16uC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16uC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16uC3IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic16uC4RCtx wraps nppiLUT_Cubic_16u_C4R_Ctx (symbol
@@ -20039,10 +19368,10 @@ func LutCubic16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20050,33 +19379,31 @@ func LutCubic16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutCubic16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic16uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16uC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16uC4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic16uC4IrCtx wraps nppiLUT_Cubic_16u_C4IR_Ctx (symbol
@@ -20090,10 +19417,10 @@ func LutCubic16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20101,30 +19428,29 @@ func LutCubic16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutCubic16uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic16uC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16uC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16uC4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic16uAc4RCtx wraps nppiLUT_Cubic_16u_AC4R_Ctx (symbol
@@ -20141,10 +19467,10 @@ func LutCubic16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20152,33 +19478,31 @@ func LutCubic16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16uAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16uAc4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic16uAc4IrCtx wraps nppiLUT_Cubic_16u_AC4IR_Ctx (symbol
@@ -20193,10 +19517,10 @@ func LutCubic16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20204,30 +19528,29 @@ func LutCubic16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16uAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16uAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic16sC1RCtx wraps nppiLUT_Cubic_16s_C1R_Ctx (symbol
@@ -20254,27 +19577,23 @@ func LutCubic16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20304,24 +19623,21 @@ func LutCubic16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32s, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32s], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20342,10 +19658,10 @@ func LutCubic16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20353,33 +19669,31 @@ func LutCubic16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16sC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16sC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16sC3RCtx, Status(frame.Ret()))
 }
 
 // LutCubic16sC3IrCtx wraps nppiLUT_Cubic_16s_C3IR_Ctx (symbol
@@ -20393,10 +19707,10 @@ func LutCubic16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20404,30 +19718,29 @@ func LutCubic16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16sC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16sC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16sC3IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic16sC4RCtx wraps nppiLUT_Cubic_16s_C4R_Ctx (symbol
@@ -20443,10 +19756,10 @@ func LutCubic16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20454,33 +19767,31 @@ func LutCubic16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutCubic16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic16sC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16sC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16sC4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic16sC4IrCtx wraps nppiLUT_Cubic_16s_C4IR_Ctx (symbol
@@ -20494,10 +19805,10 @@ func LutCubic16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20505,30 +19816,29 @@ func LutCubic16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32s, nLevels [4]int32, err error) {
+func LutCubic16sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic16sC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16sC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16sC4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic16sAc4RCtx wraps nppiLUT_Cubic_16s_AC4R_Ctx (symbol
@@ -20544,10 +19854,10 @@ func LutCubic16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20555,33 +19865,31 @@ func LutCubic16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16sAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16sAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16sAc4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic16sAc4IrCtx wraps nppiLUT_Cubic_16s_AC4IR_Ctx (symbol
@@ -20596,10 +19904,10 @@ func LutCubic16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20607,30 +19915,29 @@ func LutCubic16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32s, nLevels [3]int32, err error) {
+func LutCubic16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32s], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic16sAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic16sAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic16sAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic32fC1RCtx wraps nppiLUT_Cubic_32f_C1R_Ctx (symbol
@@ -20657,27 +19964,23 @@ func LutCubic16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32f, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32f], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20707,24 +20010,21 @@ func LutCubic32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, values, levels *nppc.Npp32f, nLevels int32, nppStreamCtx nppc.StreamContext) error {
+func LutCubic32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels ffi.DevicePtr[nppc.Npp32f], nLevels int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLutCubic32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(levels))
 	frame.Int(uintptr(nLevels))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20745,10 +20045,10 @@ func LutCubic32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20756,33 +20056,31 @@ func LutCubic32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutCubic32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic32fC3RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic32fC3RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic32fC3RCtx, Status(frame.Ret()))
 }
 
 // LutCubic32fC3IrCtx wraps nppiLUT_Cubic_32f_C3IR_Ctx (symbol
@@ -20796,10 +20094,10 @@ func LutCubic32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20807,30 +20105,29 @@ func LutCubic32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutCubic32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic32fC3IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic32fC3IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic32fC3IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic32fC4RCtx wraps nppiLUT_Cubic_32f_C4R_Ctx (symbol
@@ -20846,10 +20143,10 @@ func LutCubic32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20857,33 +20154,31 @@ func LutCubic32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32f, nLevels [4]int32, err error) {
+func LutCubic32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic32fC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic32fC4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic32fC4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic32fC4IrCtx wraps nppiLUT_Cubic_32f_C4IR_Ctx (symbol
@@ -20897,10 +20192,10 @@ func LutCubic32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 4 elements) Host pointer to an array of 4 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20908,30 +20203,29 @@ func LutCubic32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [4]*nppc.Npp32f, nLevels [4]int32, err error) {
+func LutCubic32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [4]int32, err error) {
 	sym, err := procLutCubic32fC4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic32fC4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic32fC4IrCtx, Status(frame.Ret()))
 }
 
 // LutCubic32fAc4RCtx wraps nppiLUT_Cubic_32f_AC4R_Ctx (symbol
@@ -20948,10 +20242,10 @@ func LutCubic32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -20959,33 +20253,31 @@ func LutCubic32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Si
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutCubic32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic32fAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic32fAc4RCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic32fAc4RCtx, Status(frame.Ret()))
 }
 
 // LutCubic32fAc4IrCtx wraps nppiLUT_Cubic_32f_AC4IR_Ctx (symbol
@@ -21000,10 +20292,10 @@ func LutCubic32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 //   - srcDst: in_place_image_pointer.
 //   - nSrcDstStep: in_place_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - values: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT values.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined INPUT values.
+//   - values: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT values.
+//   - levels: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined INPUT values.
 //   - nLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per color CHANNEL.
 //   - nppStreamCtx: application_managed_stream_context.
@@ -21011,30 +20303,29 @@ func LutCubic32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 1024 (the current size limit).
-func LutCubic32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) (values, levels [3]*nppc.Npp32f, nLevels [3]int32, err error) {
+func LutCubic32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, values, levels *ffi.DevicePtr[nppc.Npp32f], nppStreamCtx nppc.StreamContext) (nLevels [3]int32, err error) {
 	sym, err := procLutCubic32fAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(unsafe.Pointer(values)))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&nLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(values)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&nLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return values, levels, nLevels, ffiimpl.Error(procLutCubic32fAc4IrCtx, Status(frame.Ret()))
+	return nLevels, ffiimpl.Error(procLutCubic32fAc4IrCtx, Status(frame.Ret()))
 }
 
 // LutTrilinear8uC4RCtx fours channel 8-bit unsigned 3D trilinear interpolated
@@ -21057,8 +20348,8 @@ func LutCubic32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 //     values at that x,y, and z (R,G,B) level location. Each level must contain
 //     x * y 4-byte packed pixel values (4th byte is used for alignement only
 //     and is ignored) in row (x) order.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 host pointers,
-//     one per cube edge, pointing to user defined INPUT level values.
+//   - levels: Host pointer to an array of 3 host pointers, one per cube edge,
+//     pointing to user defined INPUT level values.
 //   - aLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per 3D cube edge. aLevels[0]
 //     represents the number of x axis levels (Red), aLevels[1] represents the
@@ -21069,33 +20360,30 @@ func LutCubic32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutTrilinear8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, values *nppc.Npp32u, nppStreamCtx nppc.StreamContext) (levels [3]*nppc.Npp8u, aLevels [3]int32, err error) {
+func LutTrilinear8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values ffi.DevicePtr[nppc.Npp32u], levels *ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) (aLevels [3]int32, err error) {
 	sym, err := procLutTrilinear8uC4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&aLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&aLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return levels, aLevels, ffiimpl.Error(procLutTrilinear8uC4RCtx, Status(frame.Ret()))
+	return aLevels, ffiimpl.Error(procLutTrilinear8uC4RCtx, Status(frame.Ret()))
 }
 
 // LutTrilinear8uAc4RCtx fours channel 8-bit unsigned 3D trilinear interpolated
@@ -21118,8 +20406,8 @@ func LutTrilinear8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //     values at that x,y, and z (R,G,B) level location. Each level must contain
 //     x * y 4-byte packed pixel values (4th byte is used for alignement only
 //     and is ignored) in row (x) order.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 host pointers,
-//     one per cube edge, pointing to user defined INPUT level values.
+//   - levels: Host pointer to an array of 3 host pointers, one per cube edge,
+//     pointing to user defined INPUT level values.
 //   - aLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per 3D cube edge. aLevels[0]
 //     represents the number of x axis levels (Red), aLevels[1] represents the
@@ -21130,33 +20418,30 @@ func LutTrilinear8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutTrilinear8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, values *nppc.Npp32u, nppStreamCtx nppc.StreamContext) (levels [3]*nppc.Npp8u, aLevels [3]int32, err error) {
+func LutTrilinear8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, values ffi.DevicePtr[nppc.Npp32u], levels *ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) (aLevels [3]int32, err error) {
 	sym, err := procLutTrilinear8uAc4RCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&aLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&aLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return levels, aLevels, ffiimpl.Error(procLutTrilinear8uAc4RCtx, Status(frame.Ret()))
+	return aLevels, ffiimpl.Error(procLutTrilinear8uAc4RCtx, Status(frame.Ret()))
 }
 
 // LutTrilinear8uAc4IrCtx fours channel 8-bit unsigned 3D trilinear interpolated
@@ -21177,8 +20462,8 @@ func LutTrilinear8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //     at that x,y, and z (R,G,B) level location. Each level must contain x * y
 //     4-byte packed pixel values (4th byte is used for alignement only and is
 //     ignored) in row (x) order.
-//   - levels: (result, 3 elements) Host pointer to an array of 3 host pointers,
-//     one per cube edge, pointing to user defined INPUT level values.
+//   - levels: Host pointer to an array of 3 host pointers, one per cube edge,
+//     pointing to user defined INPUT level values.
 //   - aLevels: (result, 3 elements) Host pointer to an array of 3 user defined
 //     number of input/output mapping points, one per 3D cube edge. aLevels[0]
 //     represents the number of x axis levels (Red), aLevels[1] represents the
@@ -21189,30 +20474,28 @@ func LutTrilinear8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_NUMBER_OF_LEVELS_ERROR if the number of levels is less than 2 or
 // greater than 256.
-func LutTrilinear8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, values *nppc.Npp32u, nppStreamCtx nppc.StreamContext) (levels [3]*nppc.Npp8u, aLevels [3]int32, err error) {
+func LutTrilinear8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, values ffi.DevicePtr[nppc.Npp32u], levels *ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) (aLevels [3]int32, err error) {
 	sym, err := procLutTrilinear8uAc4IrCtx.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(unsafe.Pointer(&levels)))
+	frame.Int(uintptr(values))
+	frame.Int(uintptr(unsafe.Pointer(levels)))
 	frame.Int(uintptr(unsafe.Pointer(&aLevels)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(values)
-	runtime.KeepAlive(&levels)
+	runtime.KeepAlive(levels)
 	runtime.KeepAlive(&aLevels)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return levels, aLevels, ffiimpl.Error(procLutTrilinear8uAc4IrCtx, Status(frame.Ret()))
+	return aLevels, ffiimpl.Error(procLutTrilinear8uAc4IrCtx, Status(frame.Ret()))
 }
 
 // LUTPalette8uC1RCtx ones channel 8-bit unsigned bit range restricted palette
@@ -21238,25 +20521,22 @@ func LutTrilinear8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPalette8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp8u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21288,25 +20568,22 @@ func LUTPalette8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPalette8u24uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp8u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette8u24uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette8u24uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21338,25 +20615,22 @@ func LUTPalette8u24uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPalette8u32uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp32u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette8u32uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp32u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette8u32uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21379,39 +20653,36 @@ func LUTPalette8u32uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32u, nD
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values.
+//   - tables: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 8) of each
 //     source pixel value to use as index into palette table during conversion.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPalette8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [3]*nppc.Npp8u, err error) {
+func LUTPalette8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette8uC3RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPalette8uC3RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPalette8uC3RCtx, Status(frame.Ret()))
 }
 
 // LUTPalette8uC4RCtx fours channel 8-bit unsigned bit range restricted palette
@@ -21429,39 +20700,36 @@ func LUTPalette8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values.
+//   - tables: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 8) of each
 //     source pixel value to use as index into palette table during conversion.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPalette8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [4]*nppc.Npp8u, err error) {
+func LUTPalette8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette8uC4RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPalette8uC4RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPalette8uC4RCtx, Status(frame.Ret()))
 }
 
 // LUTPalette8uAc4RCtx fours channel 8-bit unsigned bit range restricted palette
@@ -21479,39 +20747,36 @@ func LUTPalette8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values.
+//   - tables: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 8) of each
 //     source pixel value to use as index into palette table during conversion.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPalette8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [3]*nppc.Npp8u, err error) {
+func LUTPalette8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette8uAc4RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPalette8uAc4RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPalette8uAc4RCtx, Status(frame.Ret()))
 }
 
 // LUTPalette16uC1RCtx ones channel 16-bit unsigned bit range restricted palette
@@ -21538,25 +20803,22 @@ func LUTPalette8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp16u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp16u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21589,25 +20851,22 @@ func LUTPalette16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16u8uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp8u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette16u8uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16u8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21640,25 +20899,22 @@ func LUTPalette16u8uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16u24uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp8u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette16u24uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16u24uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21691,25 +20947,22 @@ func LUTPalette16u24uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, n
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16u32uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, table *nppc.Npp32u, nBitSize int32, nppStreamCtx nppc.StreamContext) error {
+func LUTPalette16u32uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, table ffi.DevicePtr[nppc.Npp32u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16u32uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(table)))
+	frame.Int(uintptr(table))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(table)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21732,9 +20985,8 @@ func LUTPalette16u32uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32u, 
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values.
+//   - tables: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 16) of
 //     each source pixel value to use as index into palette table during
 //     conversion.
@@ -21742,30 +20994,28 @@ func LUTPalette16u32uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32u, 
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [3]*nppc.Npp16u, err error) {
+func LUTPalette16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp16u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16uC3RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPalette16uC3RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPalette16uC3RCtx, Status(frame.Ret()))
 }
 
 // LUTPalette16uC4RCtx fours channel 16-bit unsigned bit range restricted
@@ -21783,9 +21033,8 @@ func LUTPalette16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 4 elements) Host pointer to an array of 4 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values.
+//   - tables: Host pointer to an array of 4 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 16) of
 //     each source pixel value to use as index into palette table during
 //     conversion.
@@ -21793,30 +21042,28 @@ func LUTPalette16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [4]*nppc.Npp16u, err error) {
+func LUTPalette16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp16u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16uC4RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPalette16uC4RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPalette16uC4RCtx, Status(frame.Ret()))
 }
 
 // LUTPalette16uAc4RCtx fours channel 16-bit unsigned bit range restricted
@@ -21834,9 +21081,8 @@ func LUTPalette16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step.
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values.
+//   - tables: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 16) of
 //     each source pixel value to use as index into palette table during
 //     conversion.
@@ -21844,30 +21090,28 @@ func LUTPalette16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPalette16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [3]*nppc.Npp16u, err error) {
+func LUTPalette16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp16u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPalette16uAc4RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPalette16uAc4RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPalette16uAc4RCtx, Status(frame.Ret()))
 }
 
 // LUTPaletteSwap8uC3A0C4RCtx threes channel 8-bit unsigned source bit range
@@ -21889,41 +21133,39 @@ func LUTPalette16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 //   - dst: destination_image_pointer.
 //   - nDstStep: destination_image_line_step (4 bytes per pixel with alpha).
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values. Alpha values < 0 or > 255 will cause destination pixel alpha
-//     channel values to be unmodified.
+//   - tables: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values. Alpha
+//     values < 0 or > 255 will cause destination pixel alpha channel values to
+//     be unmodified.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 8) of each
 //     source pixel value to use as index into palette table during conversion.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 8.
-func LUTPaletteSwap8uC3A0C4RCtx(src *nppc.Npp8u, nSrcStep, nAlphaValue int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [3]*nppc.Npp8u, err error) {
+func LUTPaletteSwap8uC3A0C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep, nAlphaValue int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp8u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPaletteSwap8uC3A0C4RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nAlphaValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPaletteSwap8uC3A0C4RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPaletteSwap8uC3A0C4RCtx, Status(frame.Ret()))
 }
 
 // LUTPaletteSwap16uC3A0C4RCtx threes channel 16-bit unsigned source bit range
@@ -21946,10 +21188,10 @@ func LUTPaletteSwap8uC3A0C4RCtx(src *nppc.Npp8u, nSrcStep, nAlphaValue int32, ds
 //   - nDstStep: destination_image_line_step (4 unsigned short integers per
 //     pixel with alpha).
 //   - oSizeROI: roi_specification.
-//   - tables: (result, 3 elements) Host pointer to an array of 3 device memory
-//     pointers, one per color CHANNEL, pointing to user defined OUTPUT palette
-//     values. Alpha values < 0 or > 65535 will cause destination pixel alpha
-//     channel values to be unmodified.
+//   - tables: Host pointer to an array of 3 device memory pointers, one per
+//     color CHANNEL, pointing to user defined OUTPUT palette values. Alpha
+//     values < 0 or > 65535 will cause destination pixel alpha channel values
+//     to be unmodified.
 //   - nBitSize: Number of least significant bits (must be > 0 and <= 16) of
 //     each source pixel value to use as index into palette table during
 //     conversion.
@@ -21957,31 +21199,29 @@ func LUTPaletteSwap8uC3A0C4RCtx(src *nppc.Npp8u, nSrcStep, nAlphaValue int32, ds
 //
 // Returns: image_data_error_codes, roi_error_codes
 // NPP_LUT_PALETTE_BITSIZE_ERROR if nBitSize is < 1 or > 16.
-func LUTPaletteSwap16uC3A0C4RCtx(src *nppc.Npp16u, nSrcStep, nAlphaValue int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nBitSize int32, nppStreamCtx nppc.StreamContext) (tables [3]*nppc.Npp16u, err error) {
+func LUTPaletteSwap16uC3A0C4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep, nAlphaValue int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, tables *ffi.DevicePtr[nppc.Npp16u], nBitSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLUTPaletteSwap16uC3A0C4RCtx.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nAlphaValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(&tables)))
+	frame.Int(uintptr(unsafe.Pointer(tables)))
 	frame.Int(uintptr(nBitSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(&tables)
+	runtime.KeepAlive(tables)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return tables, ffiimpl.Error(procLUTPaletteSwap16uC3A0C4RCtx, Status(frame.Ret()))
+	return ffiimpl.Error(procLUTPaletteSwap16uC3A0C4RCtx, Status(frame.Ret()))
 }
 
 // RGBToYUV4208uColorTwist32fP3RCtx threes channel 8-bit unsigned planar RGB
@@ -22000,7 +21240,7 @@ func LUTPaletteSwap16uC3A0C4RCtx(src *nppc.Npp16u, nSrcStep, nAlphaValue int32, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4208uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4208uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4208uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22043,7 +21283,7 @@ func RGBToYUV4208uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV42016uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV42016uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV42016uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22086,13 +21326,13 @@ func RGBToYUV42016uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4208uColorTwist32fC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4208uColorTwist32fC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4208uColorTwist32fC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
@@ -22100,7 +21340,6 @@ func RGBToYUV4208uColorTwist32fC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **n
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -22128,13 +21367,13 @@ func RGBToYUV4208uColorTwist32fC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV42016uColorTwist32fC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV42016uColorTwist32fC3P3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV42016uColorTwist32fC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
@@ -22142,7 +21381,6 @@ func RGBToYUV42016uColorTwist32fC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -22170,7 +21408,7 @@ func RGBToYUV42016uColorTwist32fC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4228uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4228uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4228uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22213,7 +21451,7 @@ func RGBToYUV4228uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV42216uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV42216uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV42216uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22256,22 +21494,20 @@ func RGBToYUV42216uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4228uColorTwist32fC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4228uColorTwist32fC3C2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4228uColorTwist32fC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22297,22 +21533,20 @@ func RGBToYUV4228uColorTwist32fC3C2RCtx(src *nppc.Npp8u, nSrcStep int32, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV42216uColorTwist32fC3C2RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV42216uColorTwist32fC3C2RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV42216uColorTwist32fC3C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22338,13 +21572,13 @@ func RGBToYUV42216uColorTwist32fC3C2RCtx(src *nppc.Npp16u, nSrcStep int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV4228uColorTwist32fC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV4228uColorTwist32fC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV4228uColorTwist32fC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
@@ -22352,7 +21586,6 @@ func RGBToYUV4228uColorTwist32fC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **n
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -22380,13 +21613,13 @@ func RGBToYUV4228uColorTwist32fC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToYUV42216uColorTwist32fC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToYUV42216uColorTwist32fC3P3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToYUV42216uColorTwist32fC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
@@ -22394,7 +21627,6 @@ func RGBToYUV42216uColorTwist32fC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -22422,13 +21654,13 @@ func RGBToYUV42216uColorTwist32fC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToNV128uColorTwist32fC3P2RCtx(src *nppc.Npp8u, nSrcStep int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToNV128uColorTwist32fC3P2RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToNV128uColorTwist32fC3P2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
@@ -22436,7 +21668,6 @@ func RGBToNV128uColorTwist32fC3P2RCtx(src *nppc.Npp8u, nSrcStep int32, dst **npp
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -22464,13 +21695,13 @@ func RGBToNV128uColorTwist32fC3P2RCtx(src *nppc.Npp8u, nSrcStep int32, dst **npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToNV1216uColorTwist32fC3P2RCtx(src *nppc.Npp16u, nSrcStep int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToNV1216uColorTwist32fC3P2RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToNV1216uColorTwist32fC3P2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(unsafe.Pointer(aDstStep)))
@@ -22478,7 +21709,6 @@ func RGBToNV1216uColorTwist32fC3P2RCtx(src *nppc.Npp16u, nSrcStep int32, dst **n
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(aDstStep)
 	runtime.KeepAlive(&oSizeROI)
@@ -22506,7 +21736,7 @@ func RGBToNV1216uColorTwist32fC3P2RCtx(src *nppc.Npp16u, nSrcStep int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToNV128uColorTwist32fP3P2RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToNV128uColorTwist32fP3P2RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToNV128uColorTwist32fP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -22549,7 +21779,7 @@ func RGBToNV128uColorTwist32fP3P2RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func RGBToNV1216uColorTwist32fP3P2RCtx(src **nppc.Npp16u, aSrcStep *int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func RGBToNV1216uColorTwist32fP3P2RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRGBToNV1216uColorTwist32fP3P2RCtx.Addr()
 	if err != nil {
 		return err
@@ -22592,7 +21822,7 @@ func RGBToNV1216uColorTwist32fP3P2RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22635,7 +21865,7 @@ func YUV420ToRGB8uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB16uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB16uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB16uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22678,7 +21908,7 @@ func YUV420ToRGB16uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uColorTwist32fP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uColorTwist32fP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22686,7 +21916,7 @@ func YUV420ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -22694,7 +21924,6 @@ func YUV420ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22720,7 +21949,7 @@ func YUV420ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB16uColorTwist32fP3C3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB16uColorTwist32fP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -22728,7 +21957,7 @@ func YUV420ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -22736,7 +21965,6 @@ func YUV420ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22763,7 +21991,7 @@ func YUV420ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uColorTwist32fP3C4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uColorTwist32fP3C4RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uColorTwist32fP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -22771,7 +21999,7 @@ func YUV420ToRGB8uColorTwist32fP3C4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -22779,7 +22007,6 @@ func YUV420ToRGB8uColorTwist32fP3C4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22806,7 +22033,7 @@ func YUV420ToRGB8uColorTwist32fP3C4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB16uColorTwist32fP3C4RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB16uColorTwist32fP3C4RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB16uColorTwist32fP3C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -22814,7 +22041,7 @@ func YUV420ToRGB16uColorTwist32fP3C4RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -22822,7 +22049,6 @@ func YUV420ToRGB16uColorTwist32fP3C4RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22849,7 +22075,7 @@ func YUV420ToRGB16uColorTwist32fP3C4RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB8uColorTwist32fP3Ac4RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB8uColorTwist32fP3Ac4RCtx.Addr()
 	if err != nil {
 		return err
@@ -22857,7 +22083,7 @@ func YUV420ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -22866,7 +22092,6 @@ func YUV420ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst 
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22893,7 +22118,7 @@ func YUV420ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV420ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func YUV420ToRGB16uColorTwist32fP3Ac4RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV420ToRGB16uColorTwist32fP3Ac4RCtx.Addr()
 	if err != nil {
 		return err
@@ -22901,7 +22126,7 @@ func YUV420ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, ds
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -22910,7 +22135,6 @@ func YUV420ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, ds
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22936,22 +22160,20 @@ func YUV420ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, ds
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uColorTwist32fC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uColorTwist32fC2C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uColorTwist32fC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -22977,22 +22199,20 @@ func YUV422ToRGB8uColorTwist32fC2C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB16uColorTwist32fC2C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB16uColorTwist32fC2C3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB16uColorTwist32fC2C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23018,7 +22238,7 @@ func YUV422ToRGB16uColorTwist32fC2C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **nppc.Npp8u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp8u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23061,7 +22281,7 @@ func YUV422ToRGB8uColorTwist32fP3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst **n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB16uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst **nppc.Npp16u, aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB16uColorTwist32fP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst *ffi.DevicePtr[nppc.Npp16u], aDstStep *int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB16uColorTwist32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23104,7 +22324,7 @@ func YUV422ToRGB16uColorTwist32fP3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uColorTwist32fP3C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uColorTwist32fP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23112,7 +22332,7 @@ func YUV422ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -23120,7 +22340,6 @@ func YUV422ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23146,7 +22365,7 @@ func YUV422ToRGB8uColorTwist32fP3C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB16uColorTwist32fP3C3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB16uColorTwist32fP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23154,7 +22373,7 @@ func YUV422ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -23162,7 +22381,6 @@ func YUV422ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23189,7 +22407,7 @@ func YUV422ToRGB16uColorTwist32fP3C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB8uColorTwist32fP3Ac4RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB8uColorTwist32fP3Ac4RCtx.Addr()
 	if err != nil {
 		return err
@@ -23197,7 +22415,7 @@ func YUV422ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -23206,7 +22424,6 @@ func YUV422ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst 
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23233,7 +22450,7 @@ func YUV422ToRGB8uColorTwist32fP3Ac4RCtx(src **nppc.Npp8u, aSrcStep *int32, dst 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func YUV422ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func YUV422ToRGB16uColorTwist32fP3Ac4RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nAlpha nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procYUV422ToRGB16uColorTwist32fP3Ac4RCtx.Addr()
 	if err != nil {
 		return err
@@ -23241,7 +22458,7 @@ func YUV422ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, ds
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -23250,7 +22467,6 @@ func YUV422ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, ds
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23276,7 +22492,7 @@ func YUV422ToRGB16uColorTwist32fP3Ac4RCtx(src **nppc.Npp16u, aSrcStep *int32, ds
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToRGB8uColorTwist32fP2C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func NV12ToRGB8uColorTwist32fP2C3RCtx(src *ffi.DevicePtr[nppc.Npp8u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToRGB8uColorTwist32fP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23284,7 +22500,7 @@ func NV12ToRGB8uColorTwist32fP2C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *np
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -23292,7 +22508,6 @@ func NV12ToRGB8uColorTwist32fP2C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *np
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -23318,7 +22533,7 @@ func NV12ToRGB8uColorTwist32fP2C3RCtx(src **nppc.Npp8u, aSrcStep *int32, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func NV12ToRGB16uColorTwist32fP2C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func NV12ToRGB16uColorTwist32fP2C3RCtx(src *ffi.DevicePtr[nppc.Npp16u], aSrcStep *int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aTwist *[4]nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNV12ToRGB16uColorTwist32fP2C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -23326,7 +22541,7 @@ func NV12ToRGB16uColorTwist32fP2C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(src)))
 	frame.Int(uintptr(unsafe.Pointer(aSrcStep)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aTwist)))
@@ -23334,7 +22549,6 @@ func NV12ToRGB16uColorTwist32fP2C3RCtx(src **nppc.Npp16u, aSrcStep *int32, dst *
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(aSrcStep)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aTwist)
 	runtime.KeepAlive(&nppStreamCtx)

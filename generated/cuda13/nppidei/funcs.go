@@ -4,6 +4,7 @@
 package nppidei
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda13/nppc"
 	"runtime"
@@ -16,19 +17,18 @@ import (
 // 8-bit image set.
 //
 // For common parameter descriptions see CommonImageSetParameters.
-func Set8sC1RCtx(nValue nppc.Npp8s, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8sC1RCtx(nValue nppc.Npp8s, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -43,20 +43,19 @@ func Set8sC1RCtx(nValue nppc.Npp8s, dst *nppc.Npp8s, nDstStep int32, oSizeROI np
 // 8-bit two-channel image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8sC2RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8sC2RCtx(aValue *nppc.Npp8s, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8sC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -71,20 +70,19 @@ func Set8sC2RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, np
 // 8-bit three-channel image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8sC3RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8sC3RCtx(aValue *nppc.Npp8s, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -99,20 +97,19 @@ func Set8sC3RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, np
 // 8-bit four-channel image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8sC4RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8sC4RCtx(aValue *nppc.Npp8s, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -127,20 +124,19 @@ func Set8sC4RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, np
 // 8-bit four-channel image set ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8sAc4RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8sAc4RCtx(aValue *nppc.Npp8s, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -155,19 +151,18 @@ func Set8sAc4RCtx(aValue, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, n
 // 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8uC1RCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uC1RCtx(nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -182,20 +177,19 @@ func Set8uC1RCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI np
 // 2 channel 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8uC2RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uC2RCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -210,20 +204,19 @@ func Set8uC2RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, np
 // 3 channel 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8uC3RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uC3RCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -238,20 +231,19 @@ func Set8uC3RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, np
 // 4 channel 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8uC4RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uC4RCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -266,20 +258,19 @@ func Set8uC4RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, np
 // 4 channel 8-bit unsigned image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set8uAc4RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uAc4RCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -294,19 +285,18 @@ func Set8uAc4RCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, n
 // 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16uC1RCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uC1RCtx(nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -321,20 +311,19 @@ func Set16uC1RCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeROI
 // 2 channel 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16uC2RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uC2RCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -349,20 +338,19 @@ func Set16uC2RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, 
 // 3 channel 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16uC3RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uC3RCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -377,20 +365,19 @@ func Set16uC3RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16uC4RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uC4RCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -405,20 +392,19 @@ func Set16uC4RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 16-bit unsigned image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16uAc4RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uAc4RCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -433,19 +419,18 @@ func Set16uAc4RCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size,
 // 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16sC1RCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sC1RCtx(nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -460,20 +445,19 @@ func Set16sC1RCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeROI
 // 2 channel 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16sC2RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sC2RCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -488,20 +472,19 @@ func Set16sC2RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, 
 // 3 channel 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16sC3RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sC3RCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -516,20 +499,19 @@ func Set16sC3RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16sC4RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sC4RCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -544,20 +526,19 @@ func Set16sC4RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 16-bit image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16sAc4RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sAc4RCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -572,20 +553,19 @@ func Set16sAc4RCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size,
 // 16-bit complex integer image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16scC1RCtx(oValue nppc.Npp16sc, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16scC1RCtx(oValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16scC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -600,20 +580,19 @@ func Set16scC1RCtx(oValue nppc.Npp16sc, dst *nppc.Npp16sc, nDstStep int32, oSize
 // 16-bit complex integer two-channel image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16scC2RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16scC2RCtx(aValue *nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16scC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -628,20 +607,19 @@ func Set16scC2RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size
 // 16-bit complex integer three-channel image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16scC3RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16scC3RCtx(aValue *nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16scC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -656,20 +634,19 @@ func Set16scC3RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size
 // 16-bit complex integer four-channel image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16scC4RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16scC4RCtx(aValue *nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16scC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -684,20 +661,19 @@ func Set16scC4RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size
 // 16-bit complex integer four-channel image set ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16scAc4RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16scAc4RCtx(aValue *nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16scAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -712,19 +688,18 @@ func Set16scAc4RCtx(aValue, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Siz
 // 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32sC1RCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sC1RCtx(nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -739,20 +714,19 @@ func Set32sC1RCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeROI
 // 2 channel 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32sC2RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sC2RCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -767,20 +741,19 @@ func Set32sC2RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, 
 // 3 channel 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32sC3RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sC3RCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -795,20 +768,19 @@ func Set32sC3RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32sC4RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sC4RCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -823,20 +795,19 @@ func Set32sC4RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 32-bit image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32sAc4RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sAc4RCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -851,19 +822,18 @@ func Set32sAc4RCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size,
 // 32-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32uC1RCtx(nValue nppc.Npp32u, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32uC1RCtx(nValue nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -878,20 +848,19 @@ func Set32uC1RCtx(nValue nppc.Npp32u, dst *nppc.Npp32u, nDstStep int32, oSizeROI
 // 2 channel 32-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32uC2RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32uC2RCtx(aValue *nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32uC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -906,20 +875,19 @@ func Set32uC2RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, 
 // 3 channel 32-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32uC3RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32uC3RCtx(aValue *nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -934,20 +902,19 @@ func Set32uC3RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 32-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32uC4RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32uC4RCtx(aValue *nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -962,20 +929,19 @@ func Set32uC4RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 32-bit unsigned image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32uAc4RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32uAc4RCtx(aValue *nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -990,20 +956,19 @@ func Set32uAc4RCtx(aValue, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size,
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32scC1RCtx(oValue nppc.Npp32sc, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32scC1RCtx(oValue nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32scC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1018,20 +983,19 @@ func Set32scC1RCtx(oValue nppc.Npp32sc, dst *nppc.Npp32sc, nDstStep int32, oSize
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32scC2RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32scC2RCtx(aValue *nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32scC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1046,20 +1010,19 @@ func Set32scC2RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32scC3RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32scC3RCtx(aValue *nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32scC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1074,20 +1037,19 @@ func Set32scC3RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32scC4RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32scC4RCtx(aValue *nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32scC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1102,20 +1064,19 @@ func Set32scC4RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size
 // 32-bit complex integer four-channel image set ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32scAc4RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32scAc4RCtx(aValue *nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32scAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1130,19 +1091,18 @@ func Set32scAc4RCtx(aValue, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Siz
 // 16-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16fC1RCtx(nValue nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16fC1RCtx(nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1157,20 +1117,19 @@ func Set16fC1RCtx(nValue nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeROI
 // 2 channel 16-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16fC2RCtx(aValues *nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16fC2RCtx(aValues *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16fC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValues)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValues)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1185,20 +1144,19 @@ func Set16fC2RCtx(aValues *nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeR
 // 3 channel 16-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16fC3RCtx(aValues *nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16fC3RCtx(aValues *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValues)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValues)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1213,20 +1171,19 @@ func Set16fC3RCtx(aValues *nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeR
 // 4 channel 16-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set16fC4RCtx(aValues *nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16fC4RCtx(aValues *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValues)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValues)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1241,19 +1198,18 @@ func Set16fC4RCtx(aValues *nppc.Npp32f, dst *nppc.Npp16f, nDstStep int32, oSizeR
 // 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fC1RCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fC1RCtx(nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1268,20 +1224,19 @@ func Set32fC1RCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeROI
 // 2 channel 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fC2RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fC2RCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1296,20 +1251,19 @@ func Set32fC2RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, 
 // 3 channel 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fC3RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fC3RCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1324,20 +1278,19 @@ func Set32fC3RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, 
 // 4 channel 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fC4RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fC4RCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1353,20 +1306,19 @@ func Set32fC4RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, 
 // channel.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fAc4RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fAc4RCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1381,20 +1333,19 @@ func Set32fAc4RCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size,
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fcC1RCtx(oValue nppc.Npp32fc, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fcC1RCtx(oValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fcC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1409,20 +1360,19 @@ func Set32fcC1RCtx(oValue nppc.Npp32fc, dst *nppc.Npp32fc, nDstStep int32, oSize
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fcC2RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fcC2RCtx(aValue *nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fcC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1437,20 +1387,19 @@ func Set32fcC2RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fcC3RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fcC3RCtx(aValue *nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fcC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1465,20 +1414,19 @@ func Set32fcC3RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fcC4RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fcC4RCtx(aValue *nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fcC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1493,20 +1441,19 @@ func Set32fcC4RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size
 // 32-bit complex four-channel image set ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageSetParameters.
-func Set32fcAc4RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fcAc4RCtx(aValue *nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fcAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1521,23 +1468,21 @@ func Set32fcAc4RCtx(aValue, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Siz
 // Masked 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set8uC1MrCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set8uC1MrCtx(nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1551,24 +1496,22 @@ func Set8uC1MrCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI n
 // Masked 3 channel 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set8uC3MrCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set8uC3MrCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1582,24 +1525,22 @@ func Set8uC3MrCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, m
 // Masked 4 channel 8-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set8uC4MrCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set8uC4MrCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1614,24 +1555,22 @@ func Set8uC4MrCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, m
 // channel.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set8uAc4MrCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set8uAc4MrCtx(aValue *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1645,23 +1584,21 @@ func Set8uAc4MrCtx(aValue, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, 
 // Masked 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16uC1MrCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16uC1MrCtx(nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1675,24 +1612,22 @@ func Set16uC1MrCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeRO
 // Masked 3 channel 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16uC3MrCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16uC3MrCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1706,24 +1641,22 @@ func Set16uC3MrCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size,
 // Masked 4 channel 16-bit unsigned image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16uC4MrCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16uC4MrCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1738,24 +1671,22 @@ func Set16uC4MrCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size,
 // channel.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16uAc4MrCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16uAc4MrCtx(aValue *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1769,23 +1700,21 @@ func Set16uAc4MrCtx(aValue, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size
 // Masked 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16sC1MrCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16sC1MrCtx(nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1799,24 +1728,22 @@ func Set16sC1MrCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeRO
 // Masked 3 channel 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16sC3MrCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16sC3MrCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1830,24 +1757,22 @@ func Set16sC3MrCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size,
 // Masked 4 channel 16-bit image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16sC4MrCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16sC4MrCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1861,24 +1786,22 @@ func Set16sC4MrCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size,
 // Masked 4 channel 16-bit image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set16sAc4MrCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set16sAc4MrCtx(aValue *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1892,23 +1815,21 @@ func Set16sAc4MrCtx(aValue, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size
 // Masked 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32sC1MrCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32sC1MrCtx(nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1922,24 +1843,22 @@ func Set32sC1MrCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeRO
 // Masked 3 channel 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32sC3MrCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32sC3MrCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1953,24 +1872,22 @@ func Set32sC3MrCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size,
 // Masked 4 channel 32-bit image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32sC4MrCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32sC4MrCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1984,24 +1901,22 @@ func Set32sC4MrCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size,
 // Masked 4 channel 16-bit image set method, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32sAc4MrCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32sAc4MrCtx(aValue *nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2015,23 +1930,21 @@ func Set32sAc4MrCtx(aValue, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size
 // Masked 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32fC1MrCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32fC1MrCtx(nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2045,24 +1958,22 @@ func Set32fC1MrCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeRO
 // Masked 3 channel 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32fC3MrCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32fC3MrCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2076,24 +1987,22 @@ func Set32fC3MrCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size,
 // Masked 4 channel 32-bit floating point image set.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32fC4MrCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32fC4MrCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2108,24 +2017,22 @@ func Set32fC4MrCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size,
 // channel.
 //
 // For common parameter descriptions, see CommonImageMaskedSetParameters.
-func Set32fAc4MrCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Set32fAc4MrCtx(aValue *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2139,19 +2046,18 @@ func Set32fAc4MrCtx(aValue, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size
 // 3 channel 8-bit unsigned image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set8uC3CrCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uC3CrCtx(nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2166,19 +2072,18 @@ func Set8uC3CrCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI n
 // 4 channel 8-bit unsigned image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set8uC4CrCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set8uC4CrCtx(nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2193,19 +2098,18 @@ func Set8uC4CrCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI n
 // 3 channel 16-bit unsigned image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set16uC3CrCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uC3CrCtx(nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2220,19 +2124,18 @@ func Set16uC3CrCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeRO
 // 4 channel 16-bit unsigned image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set16uC4CrCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16uC4CrCtx(nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2247,19 +2150,18 @@ func Set16uC4CrCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nDstStep int32, oSizeRO
 // 3 channel 16-bit signed image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set16sC3CrCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sC3CrCtx(nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2274,19 +2176,18 @@ func Set16sC3CrCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeRO
 // 4 channel 16-bit signed image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set16sC4CrCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set16sC4CrCtx(nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2301,19 +2202,18 @@ func Set16sC4CrCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nDstStep int32, oSizeRO
 // 3 channel 32-bit unsigned image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set32sC3CrCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sC3CrCtx(nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2328,19 +2228,18 @@ func Set32sC3CrCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeRO
 // 4 channel 32-bit unsigned image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set32sC4CrCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32sC4CrCtx(nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2355,19 +2254,18 @@ func Set32sC4CrCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nDstStep int32, oSizeRO
 // 3 channel 32-bit floating point image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set32fC3CrCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fC3CrCtx(nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2382,19 +2280,18 @@ func Set32fC3CrCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeRO
 // 4 channel 32-bit floating point image set affecting only single channel.
 //
 // For common parameter descriptions, see CommonImageChannelSetParameters.
-func Set32fC4CrCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Set32fC4CrCtx(nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2409,21 +2306,19 @@ func Set32fC4CrCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nDstStep int32, oSizeRO
 // 8-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8sC1RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2438,21 +2333,19 @@ func Copy8sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int
 // Two-channel 8-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8sC2RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8sC2RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8sC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2467,21 +2360,19 @@ func Copy8sC2RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int
 // Three-channel 8-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8sC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8sC3RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2496,21 +2387,19 @@ func Copy8sC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int
 // Four-channel 8-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8sC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8sC4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2525,21 +2414,19 @@ func Copy8sC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int
 // Four-channel 8-bit image copy, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8sAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8sAc4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2554,21 +2441,19 @@ func Copy8sAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8s, nDstStep in
 // 8-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2583,21 +2468,19 @@ func Copy8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2612,21 +2495,19 @@ func Copy8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 // 4 channel 8-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2641,21 +2522,19 @@ func Copy8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int
 // 4 channel 8-bit unsigned image copy, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2670,21 +2549,19 @@ func Copy8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // 16-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2699,21 +2576,19 @@ func Copy16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2728,21 +2603,19 @@ func Copy16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 // 4 channel 16-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2757,21 +2630,19 @@ func Copy16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep 
 // 4 channel 16-bit unsigned image copy, not affecting Alpha channel.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2786,21 +2657,19 @@ func Copy16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // 16-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2815,21 +2684,19 @@ func Copy16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep 
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2844,21 +2711,19 @@ func Copy16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep 
 // 4 channel 16-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2873,21 +2738,19 @@ func Copy16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep 
 // 4 channel 16-bit image copy, not affecting Alpha.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2902,21 +2765,19 @@ func Copy16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // 16-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16scC1RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16scC1RCtx(src ffi.DevicePtr[nppc.Npp16sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16scC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2931,21 +2792,19 @@ func Copy16scC1RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstSt
 // Two-channel 16-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16scC2RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16scC2RCtx(src ffi.DevicePtr[nppc.Npp16sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16scC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2960,21 +2819,19 @@ func Copy16scC2RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstSt
 // Three-channel 16-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16scC3RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16scC3RCtx(src ffi.DevicePtr[nppc.Npp16sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16scC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2989,21 +2846,19 @@ func Copy16scC3RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstSt
 // Four-channel 16-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16scC4RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16scC4RCtx(src ffi.DevicePtr[nppc.Npp16sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16scC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3018,21 +2873,19 @@ func Copy16scC4RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstSt
 // Four-channel 16-bit complex image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16scAc4RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16scAc4RCtx(src ffi.DevicePtr[nppc.Npp16sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16scAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3047,21 +2900,19 @@ func Copy16scAc4RCtx(src *nppc.Npp16sc, nSrcStep int32, dst *nppc.Npp16sc, nDstS
 // 32-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3076,21 +2927,19 @@ func Copy32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep 
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3105,21 +2954,19 @@ func Copy32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep 
 // 4 channel 32-bit image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3134,21 +2981,19 @@ func Copy32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep 
 // 4 channel 32-bit image copy, not affecting Alpha.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3163,21 +3008,19 @@ func Copy32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // 32-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32scC1RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32scC1RCtx(src ffi.DevicePtr[nppc.Npp32sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32scC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3192,21 +3035,19 @@ func Copy32scC1RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstSt
 // Two-channel 32-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32scC2RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32scC2RCtx(src ffi.DevicePtr[nppc.Npp32sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32scC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3221,21 +3062,19 @@ func Copy32scC2RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstSt
 // Three-channel 32-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32scC3RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32scC3RCtx(src ffi.DevicePtr[nppc.Npp32sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32scC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3250,21 +3089,19 @@ func Copy32scC3RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstSt
 // Four-channel 32-bit complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32scC4RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32scC4RCtx(src ffi.DevicePtr[nppc.Npp32sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32scC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3279,21 +3116,19 @@ func Copy32scC4RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstSt
 // Four-channel 32-bit complex image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32scAc4RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32scAc4RCtx(src ffi.DevicePtr[nppc.Npp32sc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32sc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32scAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3308,21 +3143,19 @@ func Copy32scAc4RCtx(src *nppc.Npp32sc, nSrcStep int32, dst *nppc.Npp32sc, nDstS
 // 16-bit floating point image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3337,21 +3170,19 @@ func Copy16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep 
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3366,21 +3197,19 @@ func Copy16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep 
 // 4 channel 16-bit floating point image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3395,21 +3224,19 @@ func Copy16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp16f, nDstStep 
 // 32-bit floating point image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3424,21 +3251,19 @@ func Copy32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 // nppi_data_exchange_and_initialization.h).
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3453,21 +3278,19 @@ func Copy32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 // 4 channel 32-bit floating point image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3482,21 +3305,19 @@ func Copy32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep 
 // 4 channel 32-bit floating point image copy, not affecting Alpha.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3511,21 +3332,19 @@ func Copy32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // 32-bit floating-point complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fcC1RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fcC1RCtx(src ffi.DevicePtr[nppc.Npp32fc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fcC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3540,21 +3359,19 @@ func Copy32fcC1RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstSt
 // Two-channel 32-bit floating-point complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fcC2RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fcC2RCtx(src ffi.DevicePtr[nppc.Npp32fc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fcC2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3569,21 +3386,19 @@ func Copy32fcC2RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstSt
 // Three-channel 32-bit floating-point complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fcC3RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fcC3RCtx(src ffi.DevicePtr[nppc.Npp32fc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fcC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3598,21 +3413,19 @@ func Copy32fcC3RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstSt
 // Four-channel 32-bit floating-point complex image copy.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fcC4RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fcC4RCtx(src ffi.DevicePtr[nppc.Npp32fc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fcC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3627,21 +3440,19 @@ func Copy32fcC4RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstSt
 // Four-channel 32-bit floating-point complex image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageCopyParameters.
-func Copy32fcAc4RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fcAc4RCtx(src ffi.DevicePtr[nppc.Npp32fc], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32fc], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fcAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3656,25 +3467,22 @@ func Copy32fcAc4RCtx(src *nppc.Npp32fc, nSrcStep int32, dst *nppc.Npp32fc, nDstS
 // masked_operation 8-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy8uC1MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC1MrCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3688,25 +3496,22 @@ func Copy8uC1MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // masked_operation three channel 8-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy8uC3MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC3MrCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3720,25 +3525,22 @@ func Copy8uC3MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // masked_operation four channel 8-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy8uC4MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC4MrCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3752,25 +3554,22 @@ func Copy8uC4MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // masked_operation four channel 8-bit unsigned image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy8uAc4MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy8uAc4MrCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3784,25 +3583,22 @@ func Copy8uAc4MrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // masked_operation 16-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16uC1MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC1MrCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3816,25 +3612,22 @@ func Copy16uC1MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // masked_operation three channel 16-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16uC3MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC3MrCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3848,25 +3641,22 @@ func Copy16uC3MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // masked_operation four channel 16-bit unsigned image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16uC4MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC4MrCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3880,25 +3670,22 @@ func Copy16uC4MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // masked_operation four channel 16-bit unsigned image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16uAc4MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16uAc4MrCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3912,25 +3699,22 @@ func Copy16uAc4MrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // masked_operation 16-bit signed image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16sC1MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC1MrCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3944,25 +3728,22 @@ func Copy16sC1MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // masked_operation three channel 16-bit signed image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16sC3MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC3MrCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3976,25 +3757,22 @@ func Copy16sC3MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // masked_operation four channel 16-bit signed image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16sC4MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC4MrCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4008,25 +3786,22 @@ func Copy16sC4MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // masked_operation four channel 16-bit signed image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy16sAc4MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy16sAc4MrCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4040,25 +3815,22 @@ func Copy16sAc4MrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // masked_operation 32-bit signed image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32sC1MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC1MrCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4072,25 +3844,22 @@ func Copy32sC1MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // masked_operation three channel 32-bit signed image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32sC3MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC3MrCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4104,25 +3873,22 @@ func Copy32sC3MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // masked_operation four channel 32-bit signed image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32sC4MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC4MrCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4136,25 +3902,22 @@ func Copy32sC4MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // masked_operation four channel 32-bit signed image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32sAc4MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32sAc4MrCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4168,25 +3931,22 @@ func Copy32sAc4MrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // masked_operation 32-bit float image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32fC1MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC1MrCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC1MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4200,25 +3960,22 @@ func Copy32fC1MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // masked_operation three channel 32-bit float image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32fC3MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC3MrCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC3MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4232,25 +3989,22 @@ func Copy32fC3MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // masked_operation four channel 32-bit float image copy.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32fC4MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC4MrCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4264,25 +4018,22 @@ func Copy32fC4MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // masked_operation four channel 32-bit float image copy, ignoring alpha.
 //
 // For common parameter descriptions, see CommonImageMaskedCopyParameters.
-func Copy32fAc4MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
+func Copy32fAc4MrCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], nMaskStep int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fAc4MrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Int(uintptr(nMaskStep))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4296,21 +4047,19 @@ func Copy32fAc4MrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Selected channel 8-bit unsigned image copy for three-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy8uC3CrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC3CrCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4325,21 +4074,19 @@ func Copy8uC3CrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // Selected channel 8-bit unsigned image copy for four-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy8uC4CrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC4CrCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4354,21 +4101,19 @@ func Copy8uC4CrCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // Selected channel 16-bit signed image copy for three-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy16sC3CrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC3CrCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4383,21 +4128,19 @@ func Copy16sC3CrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // Selected channel 16-bit signed image copy for four-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy16sC4CrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC4CrCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4412,21 +4155,19 @@ func Copy16sC4CrCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // Selected channel 16-bit unsigned image copy for three-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy16uC3CrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC3CrCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4441,21 +4182,19 @@ func Copy16uC3CrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // Selected channel 16-bit unsigned image copy for four-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy16uC4CrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC4CrCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4470,21 +4209,19 @@ func Copy16uC4CrCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // Selected channel 32-bit signed image copy for three-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy32sC3CrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC3CrCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4499,21 +4236,19 @@ func Copy32sC3CrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // Selected channel 32-bit signed image copy for four-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy32sC4CrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC4CrCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4528,21 +4263,19 @@ func Copy32sC4CrCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // Selected channel 32-bit float image copy for three-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy32fC3CrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC3CrCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC3CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4557,21 +4290,19 @@ func Copy32fC3CrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // Selected channel 32-bit float image copy for four-channel images.
 //
 // For common parameter descriptions, see CommonImageChannelCopyParameters.
-func Copy32fC4CrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC4CrCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC4CrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4587,21 +4318,19 @@ func Copy32fC4CrCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC3C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4617,21 +4346,19 @@ func Copy8uC3C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy8uC4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC4C1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4647,21 +4374,19 @@ func Copy8uC4C1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC3C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4677,21 +4402,19 @@ func Copy16sC3C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy16sC4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC4C1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4707,21 +4430,19 @@ func Copy16sC4C1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC3C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4737,21 +4458,19 @@ func Copy16uC3C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy16uC4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC4C1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4767,21 +4486,19 @@ func Copy16uC4C1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy32sC3C1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC3C1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4797,21 +4514,19 @@ func Copy32sC3C1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy32sC4C1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC4C1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4827,21 +4542,19 @@ func Copy32sC4C1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy32fC2C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC2C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC2C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4857,21 +4570,19 @@ func Copy32fC2C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC3C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC3C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4887,21 +4598,19 @@ func Copy32fC3C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageExtractChannelCopyParameters.
-func Copy32fC4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC4C1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC4C1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4917,21 +4626,19 @@ func Copy32fC4C1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy8uC1C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC1C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4947,21 +4654,19 @@ func Copy8uC1C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy8uC1C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC1C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4977,21 +4682,19 @@ func Copy8uC1C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy16sC1C3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC1C3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5007,21 +4710,19 @@ func Copy16sC1C3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy16sC1C4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC1C4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5037,21 +4738,19 @@ func Copy16sC1C4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy16uC1C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC1C3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5067,21 +4766,19 @@ func Copy16uC1C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy16uC1C4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC1C4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5097,21 +4794,19 @@ func Copy16uC1C4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy32sC1C3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC1C3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5127,21 +4822,19 @@ func Copy32sC1C3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy32sC1C4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC1C4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5157,21 +4850,19 @@ func Copy32sC1C4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy32fC1C2RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC1C2RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC1C2RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5187,21 +4878,19 @@ func Copy32fC1C2RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy32fC1C3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC1C3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5217,21 +4906,19 @@ func Copy32fC1C3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageInsertChannelCopyParameters.
-func Copy32fC1C4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC1C4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5247,20 +4934,19 @@ func Copy32fC1C4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, aDst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC3P3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5277,20 +4963,19 @@ func Copy8uC3P3RCtx(src *nppc.Npp8u, nSrcStep int32, aDst **nppc.Npp8u, nDstStep
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy8uC4P4RCtx(src *nppc.Npp8u, nSrcStep int32, aDst **nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uC4P4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uC4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5307,20 +4992,19 @@ func Copy8uC4P4RCtx(src *nppc.Npp8u, nSrcStep int32, aDst **nppc.Npp8u, nDstStep
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy16sC3P3RCtx(src *nppc.Npp16s, nSrcStep int32, aDst **nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC3P3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5337,20 +5021,19 @@ func Copy16sC3P3RCtx(src *nppc.Npp16s, nSrcStep int32, aDst **nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy16sC4P4RCtx(src *nppc.Npp16s, nSrcStep int32, aDst **nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sC4P4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sC4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5367,20 +5050,19 @@ func Copy16sC4P4RCtx(src *nppc.Npp16s, nSrcStep int32, aDst **nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy16uC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, aDst **nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC3P3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5397,20 +5079,19 @@ func Copy16uC3P3RCtx(src *nppc.Npp16u, nSrcStep int32, aDst **nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy16uC4P4RCtx(src *nppc.Npp16u, nSrcStep int32, aDst **nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uC4P4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uC4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5427,20 +5108,19 @@ func Copy16uC4P4RCtx(src *nppc.Npp16u, nSrcStep int32, aDst **nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy32sC3P3RCtx(src *nppc.Npp32s, nSrcStep int32, aDst **nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC3P3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5457,20 +5137,19 @@ func Copy32sC3P3RCtx(src *nppc.Npp32s, nSrcStep int32, aDst **nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy32sC4P4RCtx(src *nppc.Npp32s, nSrcStep int32, aDst **nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sC4P4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sC4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5487,20 +5166,19 @@ func Copy32sC4P4RCtx(src *nppc.Npp32s, nSrcStep int32, aDst **nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy32fC3P3RCtx(src *nppc.Npp32f, nSrcStep int32, aDst **nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC3P3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC3P3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5517,20 +5195,19 @@ func Copy32fC3P3RCtx(src *nppc.Npp32f, nSrcStep int32, aDst **nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePackedToPlanarChannelCopyParameters.
-func Copy32fC4P4RCtx(src *nppc.Npp32f, nSrcStep int32, aDst **nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fC4P4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, aDst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fC4P4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(aDst)))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(aDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5547,7 +5224,7 @@ func Copy32fC4P4RCtx(src *nppc.Npp32f, nSrcStep int32, aDst **nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy8uP3C3RCtx(aSrc **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uP3C3RCtx(aSrc *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5555,13 +5232,12 @@ func Copy8uP3C3RCtx(aSrc **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5577,7 +5253,7 @@ func Copy8uP3C3RCtx(aSrc **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy8uP4C4RCtx(aSrc **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy8uP4C4RCtx(aSrc *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uP4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5585,13 +5261,12 @@ func Copy8uP4C4RCtx(aSrc **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5607,7 +5282,7 @@ func Copy8uP4C4RCtx(aSrc **nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy16uP3C3RCtx(aSrc **nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uP3C3RCtx(aSrc *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5615,13 +5290,12 @@ func Copy16uP3C3RCtx(aSrc **nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5637,7 +5311,7 @@ func Copy16uP3C3RCtx(aSrc **nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy16uP4C4RCtx(aSrc **nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16uP4C4RCtx(aSrc *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16uP4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5645,13 +5319,12 @@ func Copy16uP4C4RCtx(aSrc **nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5667,7 +5340,7 @@ func Copy16uP4C4RCtx(aSrc **nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy16sP3C3RCtx(aSrc **nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sP3C3RCtx(aSrc *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5675,13 +5348,12 @@ func Copy16sP3C3RCtx(aSrc **nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5697,7 +5369,7 @@ func Copy16sP3C3RCtx(aSrc **nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy16sP4C4RCtx(aSrc **nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy16sP4C4RCtx(aSrc *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sP4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5705,13 +5377,12 @@ func Copy16sP4C4RCtx(aSrc **nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5727,7 +5398,7 @@ func Copy16sP4C4RCtx(aSrc **nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy32sP3C3RCtx(aSrc **nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sP3C3RCtx(aSrc *ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5735,13 +5406,12 @@ func Copy32sP3C3RCtx(aSrc **nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5757,7 +5427,7 @@ func Copy32sP3C3RCtx(aSrc **nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy32sP4C4RCtx(aSrc **nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32sP4C4RCtx(aSrc *ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sP4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5765,13 +5435,12 @@ func Copy32sP4C4RCtx(aSrc **nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5787,7 +5456,7 @@ func Copy32sP4C4RCtx(aSrc **nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy32fP3C3RCtx(aSrc **nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fP3C3RCtx(aSrc *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fP3C3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5795,13 +5464,12 @@ func Copy32fP3C3RCtx(aSrc **nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5817,7 +5485,7 @@ func Copy32fP3C3RCtx(aSrc **nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImagePlanarToPackedChannelCopyParameters.
-func Copy32fP4C4RCtx(aSrc **nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Copy32fP4C4RCtx(aSrc *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fP4C4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5825,13 +5493,12 @@ func Copy32fP4C4RCtx(aSrc **nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(aSrc)))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aSrc)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5847,16 +5514,16 @@ func Copy32fP4C4RCtx(aSrc **nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -5864,9 +5531,7 @@ func CopyConstBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5882,16 +5547,16 @@ func CopyConstBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -5899,9 +5564,7 @@ func CopyConstBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5918,16 +5581,16 @@ func CopyConstBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -5935,9 +5598,7 @@ func CopyConstBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5955,16 +5616,16 @@ func CopyConstBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -5972,9 +5633,7 @@ func CopyConstBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -5991,16 +5650,16 @@ func CopyConstBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6008,9 +5667,7 @@ func CopyConstBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6026,16 +5683,16 @@ func CopyConstBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6043,9 +5700,7 @@ func CopyConstBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6062,16 +5717,16 @@ func CopyConstBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6079,9 +5734,7 @@ func CopyConstBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6099,16 +5752,16 @@ func CopyConstBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6116,9 +5769,7 @@ func CopyConstBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI npp
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6135,16 +5786,16 @@ func CopyConstBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6152,9 +5803,7 @@ func CopyConstBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6170,16 +5819,16 @@ func CopyConstBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6187,9 +5836,7 @@ func CopyConstBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6206,16 +5853,16 @@ func CopyConstBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6223,9 +5870,7 @@ func CopyConstBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6243,16 +5888,16 @@ func CopyConstBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6260,9 +5905,7 @@ func CopyConstBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI npp
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6279,16 +5922,16 @@ func CopyConstBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6296,9 +5939,7 @@ func CopyConstBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6314,16 +5955,16 @@ func CopyConstBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6331,9 +5972,7 @@ func CopyConstBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6350,16 +5989,16 @@ func CopyConstBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6367,9 +6006,7 @@ func CopyConstBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6387,16 +6024,16 @@ func CopyConstBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6404,9 +6041,7 @@ func CopyConstBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI npp
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6423,16 +6058,16 @@ func CopyConstBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6440,9 +6075,7 @@ func CopyConstBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6458,16 +6091,16 @@ func CopyConstBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6475,9 +6108,7 @@ func CopyConstBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6494,16 +6125,16 @@ func CopyConstBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6511,9 +6142,7 @@ func CopyConstBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6531,16 +6160,16 @@ func CopyConstBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 //
 // For common parameter descriptions, see
 // CommonImageCopyConstantBorderParameters.
-func CopyConstBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopyConstBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, aValue *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyConstBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
@@ -6548,9 +6177,7 @@ func CopyConstBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI npp
 	frame.Int(uintptr(unsafe.Pointer(aValue)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(aValue)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6568,25 +6195,23 @@ func CopyConstBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6603,25 +6228,23 @@ func CopyReplicateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI np
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6638,25 +6261,23 @@ func CopyReplicateBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI np
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6674,25 +6295,23 @@ func CopyReplicateBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI np
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6710,25 +6329,23 @@ func CopyReplicateBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI n
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6746,25 +6363,23 @@ func CopyReplicateBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6782,25 +6397,23 @@ func CopyReplicateBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6818,25 +6431,23 @@ func CopyReplicateBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6854,25 +6465,23 @@ func CopyReplicateBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6890,25 +6499,23 @@ func CopyReplicateBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6926,25 +6533,23 @@ func CopyReplicateBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6962,25 +6567,23 @@ func CopyReplicateBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6998,25 +6601,23 @@ func CopyReplicateBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7033,25 +6634,23 @@ func CopyReplicateBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7069,25 +6668,23 @@ func CopyReplicateBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7105,25 +6702,23 @@ func CopyReplicateBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7141,25 +6736,23 @@ func CopyReplicateBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7177,25 +6770,23 @@ func CopyReplicateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7213,25 +6804,23 @@ func CopyReplicateBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7249,25 +6838,23 @@ func CopyReplicateBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI 
 //
 // For common parameter descriptions, see
 // CommonImageCopyReplicateBorderParameters.
-func CopyReplicateBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyReplicateBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyReplicateBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7283,25 +6870,23 @@ func CopyReplicateBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7317,25 +6902,23 @@ func CopyWrapBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Si
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7351,25 +6934,23 @@ func CopyWrapBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Si
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7385,25 +6966,23 @@ func CopyWrapBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Si
 // replication of source image pixel colors with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7419,25 +6998,23 @@ func CopyWrapBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSizeROI nppc.S
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7453,25 +7030,23 @@ func CopyWrapBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7487,25 +7062,23 @@ func CopyWrapBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7521,25 +7094,23 @@ func CopyWrapBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7555,25 +7126,23 @@ func CopyWrapBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSizeROI nppc
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7589,25 +7158,23 @@ func CopyWrapBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7623,25 +7190,23 @@ func CopyWrapBorder16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7657,25 +7222,23 @@ func CopyWrapBorder16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7691,25 +7254,23 @@ func CopyWrapBorder16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSizeROI nppc
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7725,25 +7286,23 @@ func CopyWrapBorder32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7759,25 +7318,23 @@ func CopyWrapBorder32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7793,25 +7350,23 @@ func CopyWrapBorder32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7827,25 +7382,23 @@ func CopyWrapBorder32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, oSrcSizeROI nppc
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7861,25 +7414,23 @@ func CopyWrapBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7895,25 +7446,23 @@ func CopyWrapBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7929,25 +7478,23 @@ func CopyWrapBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.
 // replication of source image pixel colors with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopyWrapBorderParameters.
-func CopyWrapBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc.Size, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
+func CopyWrapBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSizeROI nppc.Size, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nTopBorderHeight, nLeftBorderWidth int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopyWrapBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(nTopBorderHeight))
 	frame.Int(uintptr(nLeftBorderWidth))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSizeROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7963,23 +7510,21 @@ func CopyWrapBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSizeROI nppc
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7995,23 +7540,21 @@ func CopySubpix8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8027,23 +7570,21 @@ func CopySubpix8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8059,23 +7600,21 @@ func CopySubpix8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // coordinate color copy with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8091,23 +7630,21 @@ func CopySubpix8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8123,23 +7660,21 @@ func CopySubpix16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8155,23 +7690,21 @@ func CopySubpix16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8187,23 +7720,21 @@ func CopySubpix16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // coordinate color copy with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8219,23 +7750,21 @@ func CopySubpix16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8251,23 +7780,21 @@ func CopySubpix16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8283,23 +7810,21 @@ func CopySubpix16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8315,23 +7840,21 @@ func CopySubpix16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // coordinate color copy with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8347,23 +7870,21 @@ func CopySubpix16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8379,23 +7900,21 @@ func CopySubpix32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8411,23 +7930,21 @@ func CopySubpix32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8443,23 +7960,21 @@ func CopySubpix32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDs
 // coordinate color copy with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8475,23 +7990,21 @@ func CopySubpix32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nD
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8507,23 +8020,21 @@ func CopySubpix32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8539,23 +8050,21 @@ func CopySubpix32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // coordinate color copy.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8571,23 +8080,21 @@ func CopySubpix32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // coordinate color copy with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageCopySubPixelParameters.
-func CopySubpix32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CopySubpix32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nDx, nDy nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopySubpix32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Float32(float32(nDx))
 	frame.Float32(float32(nDy))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8604,21 +8111,19 @@ func CopySubpix32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8635,21 +8140,19 @@ func Convert8u16uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8666,21 +8169,19 @@ func Convert8u16uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8697,21 +8198,19 @@ func Convert8u16uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8728,21 +8227,19 @@ func Convert8u16uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16sC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8758,21 +8255,19 @@ func Convert8u16sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16sC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8788,21 +8283,19 @@ func Convert8u16sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16sC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8819,21 +8312,19 @@ func Convert8u16sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u16sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u16sAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8850,21 +8341,19 @@ func Convert8u16sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32sC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8880,21 +8369,19 @@ func Convert8u32sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32sC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8910,21 +8397,19 @@ func Convert8u32sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32sC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8941,21 +8426,19 @@ func Convert8u32sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32sAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -8972,21 +8455,19 @@ func Convert8u32sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32fC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32fC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9003,21 +8484,19 @@ func Convert8u32fC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32fC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32fC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9034,21 +8513,19 @@ func Convert8u32fC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32fC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32fC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9065,21 +8542,19 @@ func Convert8u32fC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8u32fAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32fAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9095,21 +8570,19 @@ func Convert8u32fAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32sC1RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9125,21 +8598,19 @@ func Convert8s32sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32sC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32sC3RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9155,21 +8626,19 @@ func Convert8s32sC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32sC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32sC4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9186,21 +8655,19 @@ func Convert8s32sC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32sAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32sAc4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9217,21 +8684,19 @@ func Convert8s32sAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32s, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32fC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32fC1RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9248,21 +8713,19 @@ func Convert8s32fC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32fC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32fC3RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9279,21 +8742,19 @@ func Convert8s32fC3RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32fC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32fC4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9310,21 +8771,19 @@ func Convert8s32fC4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32fAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32fAc4RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9341,21 +8800,19 @@ func Convert8s32fAc4RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32f, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32sC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32sC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9372,21 +8829,19 @@ func Convert16u32sC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32sC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32sC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9403,21 +8858,19 @@ func Convert16u32sC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32sC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32sC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9434,21 +8887,19 @@ func Convert16u32sC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32sAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32sAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9465,21 +8916,19 @@ func Convert16u32sAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32fC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32fC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9496,21 +8945,19 @@ func Convert16u32fC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32fC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32fC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9527,21 +8974,19 @@ func Convert16u32fC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32fC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32fC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9558,21 +9003,19 @@ func Convert16u32fC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32fAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32fAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9589,21 +9032,19 @@ func Convert16u32fAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9619,21 +9060,19 @@ func Convert16s32sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9646,21 +9085,19 @@ func Convert16s32sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDs
 //
 // It wraps nppiConvert_16s32s_C4R_Ctx (symbol nppiConvert_16s32s_C4R_Ctx,
 // nppi_data_exchange_and_initialization.h).
-func Convert16s32sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9677,21 +9114,19 @@ func Convert16s32sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9708,21 +9143,19 @@ func Convert16s32sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32fC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32fC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9739,21 +9172,19 @@ func Convert16s32fC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32fC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32fC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9770,21 +9201,19 @@ func Convert16s32fC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32fC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32fC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9801,21 +9230,19 @@ func Convert16s32fC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32fAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32fAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9832,21 +9259,19 @@ func Convert16s32fAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16f32fC1RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16f32fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16f32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9866,21 +9291,19 @@ func Convert16f32fC1RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16f32fC3RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16f32fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16f32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9900,21 +9323,19 @@ func Convert16f32fC3RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16f32fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16f32fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16f32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9934,21 +9355,19 @@ func Convert16f32fC4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16f32fAc4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16f32fAc4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16f32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9968,21 +9387,19 @@ func Convert16f32fAc4RCtx(src *nppc.Npp16f, nSrcStep int32, dst *nppc.Npp32f, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s8uC1RsCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s8uC1RsCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s8uC1RsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -9999,21 +9416,19 @@ func Convert8s8uC1RsCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s16uC1RsCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s16uC1RsCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s16uC1RsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10029,21 +9444,19 @@ func Convert8s16uC1RsCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp16u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s16sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s16sC1RCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10060,21 +9473,19 @@ func Convert8s16sC1RCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp16s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert8s32uC1RsCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32uC1RsCtx(src ffi.DevicePtr[nppc.Npp8s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32uC1RsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10091,21 +9502,19 @@ func Convert8s32uC1RsCtx(src *nppc.Npp8s, nSrcStep int32, dst *nppc.Npp32u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s16uC1RsCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s16uC1RsCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s16uC1RsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10122,21 +9531,19 @@ func Convert16s16uC1RsCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16u, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16s32uC1RsCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32uC1RsCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32uC1RsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10153,21 +9560,19 @@ func Convert16s32uC1RsCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp32u, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert16u32uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10184,21 +9589,19 @@ func Convert16u32uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp32u, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert32s32uC1RsCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s32uC1RsCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s32uC1RsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10215,21 +9618,19 @@ func Convert32s32uC1RsCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32u, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert32s32fC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s32fC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10246,21 +9647,19 @@ func Convert32s32fC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToIncreasedBitDepthParameters.
-func Convert32u32fC1RCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32u32fC1RCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32u32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10277,21 +9676,19 @@ func Convert32u32fC1RCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp32f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16u8uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u8uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10308,21 +9705,19 @@ func Convert16u8uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16u8uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u8uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10339,21 +9734,19 @@ func Convert16u8uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16u8uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u8uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10370,21 +9763,19 @@ func Convert16u8uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16u8uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16u8uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10401,21 +9792,19 @@ func Convert16u8uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16s8uC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s8uC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10431,21 +9820,19 @@ func Convert16s8uC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16s8uC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s8uC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10461,21 +9848,19 @@ func Convert16s8uC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16s8uC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s8uC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10492,21 +9877,19 @@ func Convert16s8uC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16s8uAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert16s8uAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10523,21 +9906,19 @@ func Convert16s8uAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8uC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8uC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10553,21 +9934,19 @@ func Convert32s8uC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8uC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8uC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10583,21 +9962,19 @@ func Convert32s8uC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8uC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8uC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10614,21 +9991,19 @@ func Convert32s8uC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8uAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8uAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10644,21 +10019,19 @@ func Convert32s8uAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10674,21 +10047,19 @@ func Convert32s8sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10704,21 +10075,19 @@ func Convert32s8sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10735,21 +10104,19 @@ func Convert32s8sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s8sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Convert32s8sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s8sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10766,23 +10133,21 @@ func Convert32s8sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8s, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert8u8sC1RSfsCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert8u8sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u8sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10799,23 +10164,21 @@ func Convert8u8sC1RSfsCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8s, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16u8sC1RSfsCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert16u8sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u8sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10832,23 +10195,21 @@ func Convert16u8sC1RSfsCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16s8sC1RSfsCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert16s8sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s8sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10865,23 +10226,21 @@ func Convert16s8sC1RSfsCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert16u16sC1RSfsCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert16u16sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u16sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10898,23 +10257,21 @@ func Convert16u16sC1RSfsCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16s, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32u8uC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32u8uC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32u8uC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10931,23 +10288,21 @@ func Convert32u8uC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32u8sC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32u8sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32u8sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10964,23 +10319,21 @@ func Convert32u8sC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp8s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32u16uC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32u16uC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32u16uC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -10997,23 +10350,21 @@ func Convert32u16uC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp16u, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32u16sC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32u16sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32u16sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11030,23 +10381,21 @@ func Convert32u16sC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp16s, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32u32sC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32u32sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32u32sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11063,23 +10412,21 @@ func Convert32u32sC1RSfsCtx(src *nppc.Npp32u, nSrcStep int32, dst *nppc.Npp32s, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s16uC1RSfsCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32s16uC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s16uC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11096,23 +10443,21 @@ func Convert32s16uC1RSfsCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp16u, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32s16sC1RSfsCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32s16sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s16sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11129,22 +10474,20 @@ func Convert32s16sC1RSfsCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp16s, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8uC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8uC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11161,22 +10504,20 @@ func Convert32f8uC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8uC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8uC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11193,22 +10534,20 @@ func Convert32f8uC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8uC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8uC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11225,22 +10564,20 @@ func Convert32f8uC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8uAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8uAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11257,22 +10594,20 @@ func Convert32f8uAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8sC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8sC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11289,22 +10624,20 @@ func Convert32f8sC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8sC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8sC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11321,22 +10654,20 @@ func Convert32f8sC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8sC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8sC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11353,22 +10684,20 @@ func Convert32f8sC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstS
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8sAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8sAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11385,22 +10714,20 @@ func Convert32f8sAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDst
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16uC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16uC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11417,22 +10744,20 @@ func Convert32f16uC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16uC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16uC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11449,22 +10774,20 @@ func Convert32f16uC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16uC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16uC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11481,22 +10804,20 @@ func Convert32f16uC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16uAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16uAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11513,22 +10834,20 @@ func Convert32f16uAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16sC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16sC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11545,22 +10864,20 @@ func Convert32f16sC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16sC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16sC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11577,22 +10894,20 @@ func Convert32f16sC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16sC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16sC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11609,22 +10924,20 @@ func Convert32f16sC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16sAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16sAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11644,22 +10957,20 @@ func Convert32f16sAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11679,22 +10990,20 @@ func Convert32f16fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11714,22 +11023,20 @@ func Convert32f16fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11749,22 +11056,20 @@ func Convert32f16fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDs
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11781,23 +11086,21 @@ func Convert32f16fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16f, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8uC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8uC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8uC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11814,23 +11117,21 @@ func Convert32f8uC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f8sC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11847,23 +11148,21 @@ func Convert32f8sC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8s, nD
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16uC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16uC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16uC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11880,23 +11179,21 @@ func Convert32f16uC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16u, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f16sC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11913,23 +11210,21 @@ func Convert32f16sC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp16s, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f32uC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32u, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f32uC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32u], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f32uC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11946,23 +11241,21 @@ func Convert32f32uC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32u, 
 //
 // For common parameter descriptions, see
 // CommonImageConvertToDecreasedBitDepthParameters.
-func Convert32f32sC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f32sC1RSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f32sC1RSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -11979,21 +11272,19 @@ func Convert32f32sC1RSfsCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32s, 
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12009,21 +11300,19 @@ func Scale8u16uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12039,21 +11328,19 @@ func Scale8u16uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12070,21 +11357,19 @@ func Scale8u16uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12100,21 +11385,19 @@ func Scale8u16uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16sC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12130,21 +11413,19 @@ func Scale8u16sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16sC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12160,21 +11441,19 @@ func Scale8u16sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16sC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12191,21 +11470,19 @@ func Scale8u16sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u16sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u16sAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12221,21 +11498,19 @@ func Scale8u16sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp16s, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32sC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12251,21 +11526,19 @@ func Scale8u32sC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32sC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12281,21 +11554,19 @@ func Scale8u32sC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32sC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12312,21 +11583,19 @@ func Scale8u32sC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32sAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12343,23 +11612,21 @@ func Scale8u32sAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32s, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32fC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32fC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12376,23 +11643,21 @@ func Scale8u32fC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32fC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32fC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12409,23 +11674,21 @@ func Scale8u32fC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32fC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32fC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12442,23 +11705,21 @@ func Scale8u32fC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToHigherBitDepthParameters.
-func Scale8u32fAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale8u32fAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale8u32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12475,22 +11736,20 @@ func Scale8u32fAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16u8uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16u8uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16u8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12506,22 +11765,20 @@ func Scale16u8uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16u8uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16u8uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16u8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12537,22 +11794,20 @@ func Scale16u8uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16u8uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16u8uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16u8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12569,22 +11824,20 @@ func Scale16u8uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16u8uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16u8uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16u8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12600,22 +11853,20 @@ func Scale16u8uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16s8uC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16s8uC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16s8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12631,22 +11882,20 @@ func Scale16s8uC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16s8uC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16s8uC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16s8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12662,22 +11911,20 @@ func Scale16s8uC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16s8uC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16s8uC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16s8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12694,22 +11941,20 @@ func Scale16s8uC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale16s8uAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale16s8uAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale16s8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12725,22 +11970,20 @@ func Scale16s8uAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32s8uC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale32s8uC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32s8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12756,22 +11999,20 @@ func Scale32s8uC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32s8uC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale32s8uC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32s8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12787,22 +12028,20 @@ func Scale32s8uC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32s8uC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale32s8uC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32s8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12819,22 +12058,20 @@ func Scale32s8uC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32s8uAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
+func Scale32s8uAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, hint nppc.HintAlgorithm, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32s8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(hint))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12851,23 +12088,21 @@ func Scale32s8uAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32f8uC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale32f8uC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32f8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12884,23 +12119,21 @@ func Scale32f8uC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32f8uC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale32f8uC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32f8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12917,23 +12150,21 @@ func Scale32f8uC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32f8uC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale32f8uC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32f8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12950,23 +12181,21 @@ func Scale32f8uC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 //
 // For common parameter descriptions, see
 // CommonImageScaleToLowerBitDepthParameters.
-func Scale32f8uAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Scale32f8uAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nMin, nMax nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procScale32f8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nMin))
 	frame.Float32(float32(nMax))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -12982,21 +12211,19 @@ func Scale32f8uAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup8uC1C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup8uC1C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup8uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13012,21 +12239,19 @@ func Dup8uC1C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup8uC1C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup8uC1C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup8uC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13042,21 +12267,19 @@ func Dup8uC1C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // channel destination image with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup8uC1Ac4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup8uC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup8uC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13072,21 +12295,19 @@ func Dup8uC1Ac4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // of destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup16uC1C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup16uC1C3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup16uC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13102,21 +12323,19 @@ func Dup16uC1C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // of destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup16uC1C4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup16uC1C4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup16uC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13132,21 +12351,19 @@ func Dup16uC1C4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // channel destination image with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup16uC1Ac4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup16uC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup16uC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13162,21 +12379,19 @@ func Dup16uC1Ac4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup16sC1C3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup16sC1C3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup16sC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13192,21 +12407,19 @@ func Dup16sC1C3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup16sC1C4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup16sC1C4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup16sC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13222,21 +12435,19 @@ func Dup16sC1C4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep
 // channel destination image with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup16sC1Ac4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup16sC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup16sC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13252,21 +12463,19 @@ func Dup16sC1Ac4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup32sC1C3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup32sC1C3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup32sC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13282,21 +12491,19 @@ func Dup32sC1C3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup32sC1C4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup32sC1C4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup32sC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13312,21 +12519,19 @@ func Dup32sC1C4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep
 // channel destination image with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup32sC1Ac4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup32sC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup32sC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13342,21 +12547,19 @@ func Dup32sC1Ac4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup32fC1C3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup32fC1C3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup32fC1C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13372,21 +12575,19 @@ func Dup32fC1C3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // destination image.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup32fC1C4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup32fC1C4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup32fC1C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13402,21 +12603,19 @@ func Dup32fC1C4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // channel destination image with alpha channel unaffected.
 //
 // For common parameter descriptions, see CommonImageDuplicateChannelParameters.
-func Dup32fC1Ac4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dup32fC1Ac4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDup32fC1Ac4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13431,21 +12630,19 @@ func Dup32fC1Ac4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 1 channel 8-bit unsigned int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13460,21 +12657,19 @@ func Transpose8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // 3 channel 8-bit unsigned int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13489,21 +12684,19 @@ func Transpose8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // 4 channel 8-bit unsigned int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13518,21 +12711,19 @@ func Transpose8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // 1 channel 16-bit unsigned int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13547,21 +12738,19 @@ func Transpose16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // 3 channel 16-bit unsigned int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13576,21 +12765,19 @@ func Transpose16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // 4 channel 16-bit unsigned int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13605,21 +12792,19 @@ func Transpose16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // 1 channel 16-bit signed int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13634,21 +12819,19 @@ func Transpose16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // 3 channel 16-bit signed int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13663,21 +12846,19 @@ func Transpose16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // 4 channel 16-bit signed int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13692,21 +12873,19 @@ func Transpose16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // 1 channel 32-bit signed int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13721,21 +12900,19 @@ func Transpose32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDst
 // 3 channel 32-bit signed int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13750,21 +12927,19 @@ func Transpose32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDst
 // 4 channel 32-bit signed int image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13779,21 +12954,19 @@ func Transpose32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDst
 // 1 channel 32-bit floating point image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13808,21 +12981,19 @@ func Transpose32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // 3 channel 32-bit floating point image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13837,21 +13008,19 @@ func Transpose32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // 4 channel 32-bit floating point image transpose.
 //
 // For common parameter descriptions, see CommonImageTransposeParameters.
-func Transpose32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Transpose32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSrcROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procTranspose32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -13878,22 +13047,20 @@ func Transpose32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13919,19 +13086,18 @@ func SwapChannels8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -13959,22 +13125,20 @@ func SwapChannels8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uC4C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uC4C3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uC4C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14002,22 +13166,20 @@ func SwapChannels8uC4C3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14043,19 +13205,18 @@ func SwapChannels8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14089,23 +13250,21 @@ func SwapChannels8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uC3C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uC3C4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uC3C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14137,22 +13296,20 @@ func SwapChannels8uC3C4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14181,22 +13338,20 @@ func SwapChannels8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14222,19 +13377,18 @@ func SwapChannels16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14263,22 +13417,20 @@ func SwapChannels16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uC4C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uC4C3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uC4C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14307,22 +13459,20 @@ func SwapChannels16uC4C3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14348,19 +13498,18 @@ func SwapChannels16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14395,23 +13544,21 @@ func SwapChannels16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uC3C4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uC3C4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uC3C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14441,22 +13588,20 @@ func SwapChannels16uC3C4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14484,22 +13629,20 @@ func SwapChannels16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14525,19 +13668,18 @@ func SwapChannels16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14565,22 +13707,20 @@ func SwapChannels16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sC4C3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sC4C3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sC4C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14608,22 +13748,20 @@ func SwapChannels16sC4C3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14649,19 +13787,18 @@ func SwapChannels16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14695,23 +13832,21 @@ func SwapChannels16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sC3C4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sC3C4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sC3C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14741,22 +13876,20 @@ func SwapChannels16sC3C4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14784,22 +13917,20 @@ func SwapChannels16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14825,19 +13956,18 @@ func SwapChannels32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sC3IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14865,22 +13995,20 @@ func SwapChannels32sC3IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sC4C3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sC4C3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sC4C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14908,22 +14036,20 @@ func SwapChannels32sC4C3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14949,19 +14075,18 @@ func SwapChannels32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sC4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -14995,23 +14120,21 @@ func SwapChannels32sC4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sC3C4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sC3C4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sC3C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15041,22 +14164,20 @@ func SwapChannels32sC3C4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15084,22 +14205,20 @@ func SwapChannels32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15125,19 +14244,18 @@ func SwapChannels32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15165,22 +14283,20 @@ func SwapChannels32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fC4C3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fC4C3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fC4C3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15208,22 +14324,20 @@ func SwapChannels32fC4C3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15249,19 +14363,18 @@ func SwapChannels32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15295,23 +14408,21 @@ func SwapChannels32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fC3C4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fC3C4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fC3C4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -15341,22 +14452,20 @@ func SwapChannels32fC3C4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes
-func SwapChannels32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
+func SwapChannels32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, aDstOrder *int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSwapChannels32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(aDstOrder)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(aDstOrder)
 	runtime.KeepAlive(&nppStreamCtx)

@@ -4,6 +4,7 @@
 package nppig
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda13/nppc"
 	"runtime"
@@ -52,17 +53,17 @@ func GetResizeRect(oSrcROI nppc.Rect, dstRect *nppc.Rect, nXFactor, nYFactor, nX
 // 1 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -72,10 +73,8 @@ func ResizeSqrPixel8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -90,17 +89,17 @@ func ResizeSqrPixel8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 // 3 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -110,10 +109,8 @@ func ResizeSqrPixel8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -128,17 +125,17 @@ func ResizeSqrPixel8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -148,10 +145,8 @@ func ResizeSqrPixel8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -166,17 +161,17 @@ func ResizeSqrPixel8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 // 4 channel 8-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -186,10 +181,8 @@ func ResizeSqrPixel8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -204,7 +197,7 @@ func ResizeSqrPixel8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 // 3 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -242,7 +235,7 @@ func ResizeSqrPixel8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 // 4 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -280,17 +273,17 @@ func ResizeSqrPixel8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 // 1 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -300,10 +293,8 @@ func ResizeSqrPixel16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -318,17 +309,17 @@ func ResizeSqrPixel16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -338,10 +329,8 @@ func ResizeSqrPixel16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -356,17 +345,17 @@ func ResizeSqrPixel16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -376,10 +365,8 @@ func ResizeSqrPixel16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -394,17 +381,17 @@ func ResizeSqrPixel16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 16-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -414,10 +401,8 @@ func ResizeSqrPixel16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -432,7 +417,7 @@ func ResizeSqrPixel16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -470,7 +455,7 @@ func ResizeSqrPixel16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -508,17 +493,17 @@ func ResizeSqrPixel16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 // 1 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -528,10 +513,8 @@ func ResizeSqrPixel16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -546,17 +529,17 @@ func ResizeSqrPixel16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -566,10 +549,8 @@ func ResizeSqrPixel16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -584,17 +565,17 @@ func ResizeSqrPixel16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -604,10 +585,8 @@ func ResizeSqrPixel16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -622,17 +601,17 @@ func ResizeSqrPixel16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 16-bit signed image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -642,10 +621,8 @@ func ResizeSqrPixel16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -660,7 +637,7 @@ func ResizeSqrPixel16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -698,7 +675,7 @@ func ResizeSqrPixel16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel16sP4RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel16sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -736,17 +713,17 @@ func ResizeSqrPixel16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int
 // 1 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -756,10 +733,8 @@ func ResizeSqrPixel32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -774,17 +749,17 @@ func ResizeSqrPixel32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -794,10 +769,8 @@ func ResizeSqrPixel32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -812,17 +785,17 @@ func ResizeSqrPixel32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -832,10 +805,8 @@ func ResizeSqrPixel32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -850,17 +821,17 @@ func ResizeSqrPixel32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 32-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -870,10 +841,8 @@ func ResizeSqrPixel32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -888,7 +857,7 @@ func ResizeSqrPixel32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -926,7 +895,7 @@ func ResizeSqrPixel32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -964,17 +933,17 @@ func ResizeSqrPixel32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 // 1 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -984,10 +953,8 @@ func ResizeSqrPixel64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1002,17 +969,17 @@ func ResizeSqrPixel64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 // 3 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fC3RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1022,10 +989,8 @@ func ResizeSqrPixel64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1040,17 +1005,17 @@ func ResizeSqrPixel64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 64-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fC4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1060,10 +1025,8 @@ func ResizeSqrPixel64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1078,17 +1041,17 @@ func ResizeSqrPixel64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int3
 // 4 channel 64-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeSqrPackedPixelParameters.
-func ResizeSqrPixel64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fAc4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
@@ -1098,10 +1061,8 @@ func ResizeSqrPixel64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1116,7 +1077,7 @@ func ResizeSqrPixel64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 // 3 channel 64-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fP3RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1154,7 +1115,7 @@ func ResizeSqrPixel64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int
 // 4 channel 64-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizeSqrPlanarPixelParameters.
-func ResizeSqrPixel64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel64fP4RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor, nXShift, nYShift float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel64fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1241,31 +1202,28 @@ func ResizeAdvancedGetBufferHostSize8uC1R(oSrcROI, oDstROI nppc.Size, hpBufferSi
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes, resize_error_codes
-func ResizeSqrPixel8uC1RAdvancedCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor float64, buffer *nppc.Npp8u, eInterpolationMode int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeSqrPixel8uC1RAdvancedCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nXFactor, nYFactor float64, buffer ffi.DevicePtr[nppc.Npp8u], eInterpolationMode int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeSqrPixel8uC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nXFactor))
 	frame.Float64(float64(nYFactor))
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eInterpolationMode))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1310,27 +1268,25 @@ func GetResizeTiledSourceOffset(oSrcRectROI, oDstRectROI nppc.Rect, newSrcRectOf
 // 1 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1346,27 +1302,25 @@ func Resize8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 3 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1382,27 +1336,25 @@ func Resize8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 4 channel 8-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1418,27 +1370,25 @@ func Resize8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRec
 // 4 channel 8-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1454,7 +1404,7 @@ func Resize8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRe
 // 3 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1490,7 +1440,7 @@ func Resize8uP3RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRe
 // 4 channel 8-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize8uP4RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1526,27 +1476,25 @@ func Resize8uP4RCtx(src **nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcRe
 // 1 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1562,27 +1510,25 @@ func Resize16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1598,27 +1544,25 @@ func Resize16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit unsigned image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1634,27 +1578,25 @@ func Resize16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit unsigned image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1670,7 +1612,7 @@ func Resize16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 3 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16uP3RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1706,7 +1648,7 @@ func Resize16uP3RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 16-bit unsigned planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16uP4RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1742,27 +1684,25 @@ func Resize16uP4RCtx(src **nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 1 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1778,27 +1718,25 @@ func Resize16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1814,27 +1752,25 @@ func Resize16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit signed image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1850,27 +1786,25 @@ func Resize16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit signed image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1886,7 +1820,7 @@ func Resize16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 3 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16sP3RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -1922,7 +1856,7 @@ func Resize16sP3RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 16-bit signed planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize16sP4RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp16s, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16sP4RCtx(src *ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -1958,27 +1892,25 @@ func Resize16sP4RCtx(src **nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 1 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1994,27 +1926,25 @@ func Resize16fC1RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2030,27 +1960,25 @@ func Resize16fC3RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 16-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2066,27 +1994,25 @@ func Resize16fC4RCtx(src *nppc.Npp16f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 1 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2102,27 +2028,25 @@ func Resize32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 3 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2138,27 +2062,25 @@ func Resize32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 32-bit floating point image resize.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2174,27 +2096,25 @@ func Resize32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcR
 // 4 channel 32-bit floating point image resize not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizePackedPixelParameters.
-func Resize32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSize)
 	runtime.KeepAlive(&oDstRectROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2210,7 +2130,7 @@ func Resize32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 3 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize32fP3RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2246,7 +2166,7 @@ func Resize32fP3RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 4 channel 32-bit floating point planar image resize.
 //
 // For common parameter descriptions, see CommonResizePlanarPixelParameters.
-func Resize32fP4RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Resize32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcRectROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResize32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2282,7 +2202,7 @@ func Resize32fP4RCtx(src **nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrc
 // 1 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -2293,7 +2213,7 @@ func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2301,7 +2221,6 @@ func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2315,7 +2234,7 @@ func ResizeBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 // 3 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2326,7 +2245,7 @@ func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2334,7 +2253,6 @@ func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2348,7 +2266,7 @@ func ResizeBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 // 4 channel 8-bit image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2359,7 +2277,7 @@ func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2367,7 +2285,6 @@ func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2381,7 +2298,7 @@ func ResizeBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSma
 // 4 channel 8-bit image resize batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2392,7 +2309,7 @@ func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2400,7 +2317,6 @@ func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2414,7 +2330,7 @@ func ResizeBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 1 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -2425,7 +2341,7 @@ func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2433,7 +2349,6 @@ func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2447,7 +2362,7 @@ func ResizeBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 3 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -2458,7 +2373,7 @@ func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2466,7 +2381,6 @@ func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2480,7 +2394,7 @@ func ResizeBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 4 channel 32-bit floating point image resize batch.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2491,7 +2405,7 @@ func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2499,7 +2413,6 @@ func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2513,7 +2426,7 @@ func ResizeBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSm
 // 4 channel 32-bit floating point image resize batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchParameters.
-func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.ResizeBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oSmallestDstSize nppc.Size, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.ResizeBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -2524,7 +2437,7 @@ func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oS
 	frame.Struct(unsafe.Pointer(&oSmallestDstSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
@@ -2532,7 +2445,6 @@ func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oS
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oSmallestDstSize)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2546,7 +2458,7 @@ func ResizeBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI nppc.Rect, oS
 // 1 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2554,16 +2466,13 @@ func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2577,7 +2486,7 @@ func ResizeBatch8uC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 // 3 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2585,16 +2494,13 @@ func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2608,7 +2514,7 @@ func ResizeBatch8uC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 // 4 channel 8-bit image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uC4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2616,16 +2522,13 @@ func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2639,7 +2542,7 @@ func ResizeBatch8uC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst
 // 4 channel 8-bit image resize batch for variable ROI not affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch8uAc4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2647,16 +2550,13 @@ func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2670,7 +2570,7 @@ func ResizeBatch8uAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 1 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch16fC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2678,16 +2578,13 @@ func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2701,7 +2598,7 @@ func ResizeBatch16fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 3 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch16fC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2709,16 +2606,13 @@ func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2732,7 +2626,7 @@ func ResizeBatch16fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 4 channel 16-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch16fC4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2740,16 +2634,13 @@ func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2763,7 +2654,7 @@ func ResizeBatch16fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 1 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC1RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2771,16 +2662,13 @@ func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2794,7 +2682,7 @@ func ResizeBatch32fC1RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 3 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC3RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2802,16 +2690,13 @@ func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2825,7 +2710,7 @@ func ResizeBatch32fC3RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // 4 channel 32-bit floating point image resize batch for variable ROI.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fC4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2833,16 +2718,13 @@ func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2857,7 +2739,7 @@ func ResizeBatch32fC4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDs
 // affecting alpha.
 //
 // For common parameter descriptions, see CommonResizeBatchAdvancedParameters.
-func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst *nppc.ImageDescriptor, batchROI *nppc.ResizeBatchROIAdvanced, nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchDst ffi.DevicePtr[nppc.ImageDescriptor], batchROI ffi.DevicePtr[nppc.ResizeBatchROIAdvanced], nBatchSize uint32, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procResizeBatch32fAc4RAdvancedCtx.Addr()
 	if err != nil {
 		return err
@@ -2865,16 +2747,13 @@ func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchD
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nMaxWidth))
 	frame.Int(uintptr(nMaxHeight))
-	frame.Int(uintptr(unsafe.Pointer(batchSrc)))
-	frame.Int(uintptr(unsafe.Pointer(batchDst)))
-	frame.Int(uintptr(unsafe.Pointer(batchROI)))
+	frame.Int(uintptr(batchSrc))
+	frame.Int(uintptr(batchDst))
+	frame.Int(uintptr(batchROI))
 	frame.Int(uintptr(nBatchSize))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchSrc)
-	runtime.KeepAlive(batchDst)
-	runtime.KeepAlive(batchROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2888,32 +2767,28 @@ func ResizeBatch32fAc4RAdvancedCtx(nMaxWidth, nMaxHeight int32, batchSrc, batchD
 // 1 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2928,32 +2803,28 @@ func Remap8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 3 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2968,32 +2839,28 @@ func Remap8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 8-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3008,32 +2875,28 @@ func Remap8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI 
 // 4 channel 8-bit unsigned image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3048,7 +2911,7 @@ func Remap8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 3 channel 8-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3058,9 +2921,9 @@ func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3071,8 +2934,6 @@ func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3088,7 +2949,7 @@ func Remap8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 4 channel 8-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp8u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3098,9 +2959,9 @@ func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3111,8 +2972,6 @@ func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3128,32 +2987,28 @@ func Remap8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 1 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3168,32 +3023,28 @@ func Remap16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3208,32 +3059,28 @@ func Remap16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 16-bit unsigned image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3248,32 +3095,28 @@ func Remap16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 16-bit unsigned image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3288,7 +3131,7 @@ func Remap16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 16-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3298,9 +3141,9 @@ func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3311,8 +3154,6 @@ func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3328,7 +3169,7 @@ func Remap16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit unsigned planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16u, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3338,9 +3179,9 @@ func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3351,8 +3192,6 @@ func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3368,32 +3207,28 @@ func Remap16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 1 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3408,32 +3243,28 @@ func Remap16sC1RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3448,32 +3279,28 @@ func Remap16sC3RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 16-bit signed image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3488,32 +3315,28 @@ func Remap16sC4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 16-bit signed image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3528,7 +3351,7 @@ func Remap16sAc4RCtx(src *nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 16-bit signed planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sP3RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3538,9 +3361,9 @@ func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3551,8 +3374,6 @@ func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3568,7 +3389,7 @@ func Remap16sP3RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit signed planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp16s, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap16sP4RCtx(src *ffi.DevicePtr[nppc.Npp16s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap16sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3578,9 +3399,9 @@ func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3591,8 +3412,6 @@ func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3608,32 +3427,28 @@ func Remap16sP4RCtx(src **nppc.Npp16s, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 1 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3648,32 +3463,28 @@ func Remap32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3688,32 +3499,28 @@ func Remap32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 32-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3728,32 +3535,28 @@ func Remap32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 32-bit floating point image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst *nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3768,7 +3571,7 @@ func Remap32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 32-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -3778,9 +3581,9 @@ func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3791,8 +3594,6 @@ func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3808,7 +3609,7 @@ func Remap32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 32-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp32f, nXMapStep int32, yMap *nppc.Npp32f, nYMapStep int32, dst **nppc.Npp32f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp32f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp32f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -3818,9 +3619,9 @@ func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -3831,8 +3632,6 @@ func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -3848,32 +3647,28 @@ func Remap32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 1 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3888,32 +3683,28 @@ func Remap64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 3 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fC3RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3928,32 +3719,28 @@ func Remap64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 64-bit floating point image remap.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fC4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3968,32 +3755,28 @@ func Remap64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 4 channel 64-bit floating point image remap not affecting alpha.
 //
 // For common parameter descriptions, see CommonRemapPackedPixelParameters.
-func Remap64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst *nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fAc4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstSizeROI), &layoutSize)
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4008,7 +3791,7 @@ func Remap64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 64-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst **nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fP3RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -4018,9 +3801,9 @@ func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -4031,8 +3814,6 @@ func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4048,7 +3829,7 @@ func Remap64fP3RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 64-bit floating point planar image remap.
 //
 // For common parameter descriptions, see CommonRemapPlanarPixelParameters.
-func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap *nppc.Npp64f, nXMapStep int32, yMap *nppc.Npp64f, nYMapStep int32, dst **nppc.Npp64f, nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Remap64fP4RCtx(src *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, xMap ffi.DevicePtr[nppc.Npp64f], nXMapStep int32, yMap ffi.DevicePtr[nppc.Npp64f], nYMapStep int32, dst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstSizeROI nppc.Size, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRemap64fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -4058,9 +3839,9 @@ func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(xMap)))
+	frame.Int(uintptr(xMap))
 	frame.Int(uintptr(nXMapStep))
-	frame.Int(uintptr(unsafe.Pointer(yMap)))
+	frame.Int(uintptr(yMap))
 	frame.Int(uintptr(nYMapStep))
 	frame.Int(uintptr(unsafe.Pointer(dst)))
 	frame.Int(uintptr(nDstStep))
@@ -4071,8 +3852,6 @@ func Remap64fP4RCtx(src **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(xMap)
-	runtime.KeepAlive(yMap)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -4156,17 +3935,17 @@ func GetRotateBound(oSrcROI nppc.Rect, aBoundingBox *[2]float64, nAngle, nShiftX
 // 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4175,10 +3954,8 @@ func Rotate8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4193,17 +3970,17 @@ func Rotate8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 3 channel 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4212,10 +3989,8 @@ func Rotate8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4230,17 +4005,17 @@ func Rotate8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 4 channel 8-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4249,10 +4024,8 @@ func Rotate8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4267,17 +4040,17 @@ func Rotate8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI
 // 4 channel 8-bit unsigned image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4286,10 +4059,8 @@ func Rotate8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4304,17 +4075,17 @@ func Rotate8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcRO
 // 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4323,10 +4094,8 @@ func Rotate16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4341,17 +4110,17 @@ func Rotate16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4360,10 +4129,8 @@ func Rotate16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4378,17 +4145,17 @@ func Rotate16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit unsigned image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4397,10 +4164,8 @@ func Rotate16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4415,17 +4180,17 @@ func Rotate16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 16-bit unsigned image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4434,10 +4199,8 @@ func Rotate16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4452,17 +4215,17 @@ func Rotate16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4471,10 +4234,8 @@ func Rotate32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4489,17 +4250,17 @@ func Rotate32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 3 channel 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4508,10 +4269,8 @@ func Rotate32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4526,17 +4285,17 @@ func Rotate32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 32-bit float image rotate.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4545,10 +4304,8 @@ func Rotate32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4563,17 +4320,17 @@ func Rotate32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcR
 // 4 channel 32-bit float image rotate ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonRotateParameters.
-func Rotate32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func Rotate32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, nAngle, nShiftX, nShiftY float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRotate32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Float64(float64(nAngle))
@@ -4582,10 +4339,8 @@ func Rotate32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4600,22 +4355,20 @@ func Rotate32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrc
 // 1 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4630,19 +4383,18 @@ func Mirror8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // 1 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4657,22 +4409,20 @@ func Mirror8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip
 // 3 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4687,19 +4437,18 @@ func Mirror8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // 3 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4714,22 +4463,20 @@ func Mirror8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip
 // 4 channel 8-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4744,19 +4491,18 @@ func Mirror8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // 4 channel 8-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4771,22 +4517,20 @@ func Mirror8uC4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip
 // 4 channel 8-bit unsigned image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4801,19 +4545,18 @@ func Mirror8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep 
 // 4 channel 8-bit unsigned in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4828,22 +4571,20 @@ func Mirror8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oROI nppc.Size, fli
 // 1 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4858,19 +4599,18 @@ func Mirror16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // 1 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4885,22 +4625,20 @@ func Mirror16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4915,19 +4653,18 @@ func Mirror16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // 3 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4942,22 +4679,20 @@ func Mirror16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 16-bit unsigned image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4972,19 +4707,18 @@ func Mirror16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // 4 channel 16-bit unsigned in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4999,22 +4733,20 @@ func Mirror16uC4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 16-bit unsigned image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5029,19 +4761,18 @@ func Mirror16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 // 4 channel 16-bit unsigned in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5056,22 +4787,20 @@ func Mirror16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oROI nppc.Size, f
 // 1 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5086,19 +4815,18 @@ func Mirror16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // 1 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5113,22 +4841,20 @@ func Mirror16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5143,19 +4869,18 @@ func Mirror16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // 3 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5170,22 +4895,20 @@ func Mirror16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 16-bit signed image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5200,19 +4923,18 @@ func Mirror16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSte
 // 4 channel 16-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5227,22 +4949,20 @@ func Mirror16sC4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 16-bit signed image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5257,19 +4977,18 @@ func Mirror16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstSt
 // 4 channel 16-bit signed in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5284,22 +5003,20 @@ func Mirror16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oROI nppc.Size, f
 // 1 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5314,19 +5031,18 @@ func Mirror32sC1RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // 1 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC1IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5341,22 +5057,20 @@ func Mirror32sC1IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5371,19 +5085,18 @@ func Mirror32sC3RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // 3 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC3IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5398,22 +5111,20 @@ func Mirror32sC3IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 32-bit image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5428,19 +5139,18 @@ func Mirror32sC4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSte
 // 4 channel 32-bit signed in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sC4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5455,22 +5165,20 @@ func Mirror32sC4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 32-bit image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5485,19 +5193,18 @@ func Mirror32sAc4RCtx(src *nppc.Npp32s, nSrcStep int32, dst *nppc.Npp32s, nDstSt
 // 4 channel 32-bit signed in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32sAc4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5512,22 +5219,20 @@ func Mirror32sAc4IrCtx(srcDst *nppc.Npp32s, nSrcDstStep int32, oROI nppc.Size, f
 // 1 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5542,19 +5247,18 @@ func Mirror32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 1 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5569,22 +5273,20 @@ func Mirror32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, fl
 // 3 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5599,19 +5301,18 @@ func Mirror32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 3 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5626,22 +5327,20 @@ func Mirror32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 32-bit float image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5656,19 +5355,18 @@ func Mirror32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // 4 channel 32-bit float in place image mirror.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fC4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fC4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5683,22 +5381,20 @@ func Mirror32fC4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, fl
 // 4 channel 32-bit float image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5713,19 +5409,18 @@ func Mirror32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 // 4 channel 32-bit float in place image mirror not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorParameters.
-func Mirror32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
+func Mirror32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oROI nppc.Size, flip nppc.Axis, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirror32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oROI), &layoutSize)
 	frame.Int(uintptr(flip))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5740,7 +5435,7 @@ func Mirror32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oROI nppc.Size, f
 // 1 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -5748,12 +5443,11 @@ func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5767,7 +5461,7 @@ func MirrorBatch32fC1RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 // 1 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC1IrCtx.Addr()
 	if err != nil {
 		return err
@@ -5775,12 +5469,11 @@ func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5794,7 +5487,7 @@ func MirrorBatch32fC1IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 3 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -5802,12 +5495,11 @@ func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5821,7 +5513,7 @@ func MirrorBatch32fC3RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 // 3 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC3IrCtx.Addr()
 	if err != nil {
 		return err
@@ -5829,12 +5521,11 @@ func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5848,7 +5539,7 @@ func MirrorBatch32fC3IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 4 channel 32-bit float image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5856,12 +5547,11 @@ func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5875,7 +5565,7 @@ func MirrorBatch32fC4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.Mi
 // 4 channel 32-bit float in place image mirror batch.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fC4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -5883,12 +5573,11 @@ func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5902,7 +5591,7 @@ func MirrorBatch32fC4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 4 channel 32-bit float image mirror batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -5910,12 +5599,11 @@ func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5929,7 +5617,7 @@ func MirrorBatch32fAc4RCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.M
 // 4 channel 32-bit float in place image mirror batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonMirrorBatchParameters.
-func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.MirrorBatchCXR, nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
+func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList ffi.DevicePtr[nppc.MirrorBatchCXR], nBatchSize int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMirrorBatch32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
@@ -5937,12 +5625,11 @@ func MirrorBatch32fAc4IrCtx(oSizeROI nppc.Size, flip nppc.Axis, batchList *nppc.
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(flip))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6085,27 +5772,25 @@ func GetAffineBound(oSrcROI nppc.Rect, aBound *[2]float64, aCoeffs *[3]float64) 
 // Single-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6121,27 +5806,25 @@ func WarpAffine8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Three-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6157,27 +5840,25 @@ func WarpAffine8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Four-channel 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6193,27 +5874,25 @@ func WarpAffine8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSr
 // Four-channel 8-bit unsigned affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6229,7 +5908,7 @@ func WarpAffine8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // Three-channel planar 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6265,7 +5944,7 @@ func WarpAffine8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // Four-channel planar 8-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6301,27 +5980,25 @@ func WarpAffine8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oS
 // Single-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6337,27 +6014,25 @@ func WarpAffine16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6373,27 +6048,25 @@ func WarpAffine16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6409,27 +6082,25 @@ func WarpAffine16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 16-bit unsigned affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6445,7 +6116,7 @@ func WarpAffine16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6481,7 +6152,7 @@ func WarpAffine16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel planar 16-bit unsigned affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6517,27 +6188,25 @@ func WarpAffine16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, 
 // Single-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6553,27 +6222,25 @@ func WarpAffine32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6589,27 +6256,25 @@ func WarpAffine32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6625,27 +6290,25 @@ func WarpAffine32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 32-bit signed affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6661,7 +6324,7 @@ func WarpAffine32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -6697,7 +6360,7 @@ func WarpAffine32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel planar 32-bit signed affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -6733,27 +6396,25 @@ func WarpAffine32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, 
 // Single-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6769,27 +6430,25 @@ func WarpAffine16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6805,27 +6464,25 @@ func WarpAffine16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 16-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6841,27 +6498,25 @@ func WarpAffine16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, o
 // Single-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6877,27 +6532,25 @@ func WarpAffine32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6913,27 +6566,25 @@ func WarpAffine32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6949,27 +6600,25 @@ func WarpAffine32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 32-bit floating-point affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -6985,7 +6634,7 @@ func WarpAffine32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7021,7 +6670,7 @@ func WarpAffine32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // Four-channel planar 32-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7057,27 +6706,25 @@ func WarpAffine32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, 
 // Single-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7093,27 +6740,25 @@ func WarpAffine64fC1RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, o
 // Three-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fC3RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7129,27 +6774,25 @@ func WarpAffine64fC3RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fC4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7165,27 +6808,25 @@ func WarpAffine64fC4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, o
 // Four-channel 64-bit floating-point affine warp, ignoring alpha channel.
 //
 // For common parameter descriptions, see CommonWarpAffinePackedPixelParameters.
-func WarpAffine64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fAc4RCtx(src ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7201,7 +6842,7 @@ func WarpAffine64fAc4RCtx(src *nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, 
 // Three-channel planar 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine64fP3RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fP3RCtx(aSrc *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7237,7 +6878,7 @@ func WarpAffine64fP3RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 // Four-channel planar 64-bit floating-point affine warp.
 //
 // For common parameter descriptions, see CommonWarpAffinePlanarPixelParameters.
-func WarpAffine64fP4RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst **nppc.Npp64f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffine64fP4RCtx(aSrc *ffi.DevicePtr[nppc.Npp64f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aDst *ffi.DevicePtr[nppc.Npp64f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffine64fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7280,17 +6921,16 @@ func WarpAffine64fP4RCtx(aSrc **nppc.Npp64f, oSrcSize nppc.Size, nSrcStep int32,
 //   - nBatchSize: Number of NppiWarpAffineBatchCXR structures in this call
 //     (must be > 1).
 //   - nppStreamCtx: application_managed_stream_context.
-func WarpAffineBatchInitCtx(batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatchInitCtx(batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatchInitCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7304,7 +6944,7 @@ func WarpAffineBatchInitCtx(batchList *nppc.WarpAffineBatchCXR, nBatchSize uint3
 // 1 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -7314,14 +6954,13 @@ func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7335,7 +6974,7 @@ func WarpAffineBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 // 3 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7345,14 +6984,13 @@ func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7366,7 +7004,7 @@ func WarpAffineBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 // 4 channel 8-bit unsigned integer image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7376,14 +7014,13 @@ func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7397,7 +7034,7 @@ func WarpAffineBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectRO
 // 4 channel 8-bit unsigned integer image warp affine batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7407,14 +7044,13 @@ func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7428,7 +7064,7 @@ func WarpAffineBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 1 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch16fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -7438,14 +7074,13 @@ func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7459,7 +7094,7 @@ func WarpAffineBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 3 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch16fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7469,14 +7104,13 @@ func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7490,7 +7124,7 @@ func WarpAffineBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 4 channel 16-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch16fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7500,14 +7134,13 @@ func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7521,7 +7154,7 @@ func WarpAffineBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 1 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -7531,14 +7164,13 @@ func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7552,7 +7184,7 @@ func WarpAffineBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 3 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7562,14 +7194,13 @@ func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7583,7 +7214,7 @@ func WarpAffineBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 4 channel 32-bit floating point image warp affine batch.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7593,14 +7224,13 @@ func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7614,7 +7244,7 @@ func WarpAffineBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectR
 // 4 channel 32-bit floating point image warp affine batch not affecting alpha.
 //
 // For common parameter descriptions, see CommonWarpAffineBatchParameters.
-func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpAffineBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpAffineBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7624,14 +7254,13 @@ func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7646,27 +7275,25 @@ func WarpAffineBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRect
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7683,27 +7310,25 @@ func WarpAffineBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7720,27 +7345,25 @@ func WarpAffineBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7758,27 +7381,25 @@ func WarpAffineBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7795,7 +7416,7 @@ func WarpAffineBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -7832,7 +7453,7 @@ func WarpAffineBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -7869,27 +7490,25 @@ func WarpAffineBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7906,27 +7525,25 @@ func WarpAffineBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7943,27 +7560,25 @@ func WarpAffineBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -7981,27 +7596,25 @@ func WarpAffineBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8018,7 +7631,7 @@ func WarpAffineBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8055,7 +7668,7 @@ func WarpAffineBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -8092,27 +7705,25 @@ func WarpAffineBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8129,27 +7740,25 @@ func WarpAffineBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8166,27 +7775,25 @@ func WarpAffineBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8204,27 +7811,25 @@ func WarpAffineBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8241,7 +7846,7 @@ func WarpAffineBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8278,7 +7883,7 @@ func WarpAffineBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -8315,27 +7920,25 @@ func WarpAffineBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8352,27 +7955,25 @@ func WarpAffineBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8389,27 +7990,25 @@ func WarpAffineBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8427,27 +8026,25 @@ func WarpAffineBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPackedPixelParameters.
-func WarpAffineBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8464,7 +8061,7 @@ func WarpAffineBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8501,7 +8098,7 @@ func WarpAffineBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineBackPlanarPixelParameters.
-func WarpAffineBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineBack32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineBack32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -8538,29 +8135,27 @@ func WarpAffineBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8577,29 +8172,27 @@ func WarpAffineQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8616,29 +8209,27 @@ func WarpAffineQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8656,29 +8247,27 @@ func WarpAffineQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32,
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8695,7 +8284,7 @@ func WarpAffineQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8734,7 +8323,7 @@ func WarpAffineQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -8773,29 +8362,27 @@ func WarpAffineQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8812,29 +8399,27 @@ func WarpAffineQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8851,29 +8436,27 @@ func WarpAffineQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8891,29 +8474,27 @@ func WarpAffineQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -8930,7 +8511,7 @@ func WarpAffineQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -8969,7 +8550,7 @@ func WarpAffineQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -9008,29 +8589,27 @@ func WarpAffineQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9047,29 +8626,27 @@ func WarpAffineQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9086,29 +8663,27 @@ func WarpAffineQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9126,29 +8701,27 @@ func WarpAffineQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9165,7 +8738,7 @@ func WarpAffineQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -9204,7 +8777,7 @@ func WarpAffineQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -9243,29 +8816,27 @@ func WarpAffineQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9282,29 +8853,27 @@ func WarpAffineQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9321,29 +8890,27 @@ func WarpAffineQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9361,29 +8928,27 @@ func WarpAffineQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPackedPixelParameters.
-func WarpAffineQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9400,7 +8965,7 @@ func WarpAffineQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -9439,7 +9004,7 @@ func WarpAffineQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpAffineQuadPlanarPixelParameters.
-func WarpAffineQuad32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpAffineQuad32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpAffineQuad32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -9580,27 +9145,25 @@ func GetPerspectiveBound(oSrcROI nppc.Rect, bound *[2]float64, aCoeffs *[3]float
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9617,27 +9180,25 @@ func WarpPerspective8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9654,27 +9215,25 @@ func WarpPerspective8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9691,27 +9250,25 @@ func WarpPerspective8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9728,7 +9285,7 @@ func WarpPerspective8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -9765,7 +9322,7 @@ func WarpPerspective8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -9802,27 +9359,25 @@ func WarpPerspective8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int3
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9839,27 +9394,25 @@ func WarpPerspective16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9876,27 +9429,25 @@ func WarpPerspective16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9913,27 +9464,25 @@ func WarpPerspective16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -9950,7 +9499,7 @@ func WarpPerspective16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -9987,7 +9536,7 @@ func WarpPerspective16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10024,27 +9573,25 @@ func WarpPerspective16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10061,27 +9608,25 @@ func WarpPerspective32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10098,27 +9643,25 @@ func WarpPerspective32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10135,27 +9678,25 @@ func WarpPerspective32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10172,7 +9713,7 @@ func WarpPerspective32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10209,7 +9750,7 @@ func WarpPerspective32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10246,27 +9787,25 @@ func WarpPerspective32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16fC1RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10283,27 +9822,25 @@ func WarpPerspective16fC1RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16fC3RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10320,27 +9857,25 @@ func WarpPerspective16fC3RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective16fC4RCtx(src ffi.DevicePtr[nppc.Npp16f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective16fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10357,27 +9892,25 @@ func WarpPerspective16fC4RCtx(src *nppc.Npp16f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10394,27 +9927,25 @@ func WarpPerspective32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10431,27 +9962,25 @@ func WarpPerspective32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10468,27 +9997,25 @@ func WarpPerspective32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePackedPixelParameters.
-func WarpPerspective32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10505,7 +10032,7 @@ func WarpPerspective32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10542,7 +10069,7 @@ func WarpPerspective32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectivePlanarPixelParameters.
-func WarpPerspective32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspective32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspective32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10585,17 +10112,16 @@ func WarpPerspective32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep in
 //   - nBatchSize: Number of NppiWarpPerspectiveBatchCXR structures in this call
 //     (must be > 1).
 //   - nppStreamCtx: application_managed_stream_context.
-func WarpPerspectiveBatchInitCtx(batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatchInitCtx(batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatchInitCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10609,7 +10135,7 @@ func WarpPerspectiveBatchInitCtx(batchList *nppc.WarpPerspectiveBatchCXR, nBatch
 // 1 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -10619,14 +10145,13 @@ func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10640,7 +10165,7 @@ func WarpPerspectiveBatch8uC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 // 3 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10650,14 +10175,13 @@ func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10671,7 +10195,7 @@ func WarpPerspectiveBatch8uC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 // 4 channel 8-bit unsigned integer image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10681,14 +10205,13 @@ func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10703,7 +10226,7 @@ func WarpPerspectiveBatch8uC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstR
 // alpha.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch8uAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10713,14 +10236,13 @@ func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10734,7 +10256,7 @@ func WarpPerspectiveBatch8uAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 1 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch16fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -10744,14 +10266,13 @@ func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10765,7 +10286,7 @@ func WarpPerspectiveBatch16fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 3 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch16fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10775,14 +10296,13 @@ func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10796,7 +10316,7 @@ func WarpPerspectiveBatch16fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 4 channel 16-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch16fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10806,14 +10326,13 @@ func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10827,7 +10346,7 @@ func WarpPerspectiveBatch16fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 1 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fC1RCtx.Addr()
 	if err != nil {
 		return err
@@ -10837,14 +10356,13 @@ func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10858,7 +10376,7 @@ func WarpPerspectiveBatch32fC1RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 3 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fC3RCtx.Addr()
 	if err != nil {
 		return err
@@ -10868,14 +10386,13 @@ func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10889,7 +10406,7 @@ func WarpPerspectiveBatch32fC3RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // 4 channel 32-bit floating point image warp perspective batch.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fC4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10899,14 +10416,13 @@ func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10921,7 +10437,7 @@ func WarpPerspectiveBatch32fC4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDst
 // alpha.
 //
 // For common parameter descriptions, see CommonWarpPerspectiveBatchParameters.
-func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList *nppc.WarpPerspectiveBatchCXR, nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDstRectROI nppc.Rect, eInterpolation int32, batchList ffi.DevicePtr[nppc.WarpPerspectiveBatchCXR], nBatchSize uint32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBatch32fAc4RCtx.Addr()
 	if err != nil {
 		return err
@@ -10931,14 +10447,13 @@ func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDs
 	frame.Struct(unsafe.Pointer(&oSrcRectROI), &layoutRect)
 	frame.Struct(unsafe.Pointer(&oDstRectROI), &layoutRect)
 	frame.Int(uintptr(eInterpolation))
-	frame.Int(uintptr(unsafe.Pointer(batchList)))
+	frame.Int(uintptr(batchList))
 	frame.Int(uintptr(nBatchSize))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&oSmallestSrcSize)
 	runtime.KeepAlive(&oSrcRectROI)
 	runtime.KeepAlive(&oDstRectROI)
-	runtime.KeepAlive(batchList)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10953,27 +10468,25 @@ func WarpPerspectiveBatch32fAc4RCtx(oSmallestSrcSize nppc.Size, oSrcRectROI, oDs
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -10990,27 +10503,25 @@ func WarpPerspectiveBack8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11027,27 +10538,25 @@ func WarpPerspectiveBack8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11065,27 +10574,25 @@ func WarpPerspectiveBack8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11102,7 +10609,7 @@ func WarpPerspectiveBack8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11139,7 +10646,7 @@ func WarpPerspectiveBack8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11176,27 +10683,25 @@ func WarpPerspectiveBack8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11213,27 +10718,25 @@ func WarpPerspectiveBack16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11250,27 +10753,25 @@ func WarpPerspectiveBack16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11288,27 +10789,25 @@ func WarpPerspectiveBack16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11325,7 +10824,7 @@ func WarpPerspectiveBack16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11362,7 +10861,7 @@ func WarpPerspectiveBack16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11399,27 +10898,25 @@ func WarpPerspectiveBack16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11436,27 +10933,25 @@ func WarpPerspectiveBack32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11473,27 +10968,25 @@ func WarpPerspectiveBack32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11511,27 +11004,25 @@ func WarpPerspectiveBack32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11548,7 +11039,7 @@ func WarpPerspectiveBack32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11585,7 +11076,7 @@ func WarpPerspectiveBack32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11622,27 +11113,25 @@ func WarpPerspectiveBack32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11659,27 +11148,25 @@ func WarpPerspectiveBack32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11696,27 +11183,25 @@ func WarpPerspectiveBack32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11734,27 +11219,25 @@ func WarpPerspectiveBack32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPackedPixelParameters.
-func WarpPerspectiveBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aCoeffs)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aCoeffs)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11771,7 +11254,7 @@ func WarpPerspectiveBack32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -11808,7 +11291,7 @@ func WarpPerspectiveBack32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveBackPlanarPixelParameters.
-func WarpPerspectiveBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveBack32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aCoeffs *[3]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveBack32fP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -11845,29 +11328,27 @@ func WarpPerspectiveBack32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11884,29 +11365,27 @@ func WarpPerspectiveQuad8uC1RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11923,29 +11402,27 @@ func WarpPerspectiveQuad8uC3RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -11963,29 +11440,27 @@ func WarpPerspectiveQuad8uC4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep i
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12002,7 +11477,7 @@ func WarpPerspectiveQuad8uAc4RCtx(src *nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uP3RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12041,7 +11516,7 @@ func WarpPerspectiveQuad8uP3RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp8u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad8uP4RCtx(src *ffi.DevicePtr[nppc.Npp8u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad8uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -12080,29 +11555,27 @@ func WarpPerspectiveQuad8uP4RCtx(src **nppc.Npp8u, oSrcSize nppc.Size, nSrcStep 
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12119,29 +11592,27 @@ func WarpPerspectiveQuad16uC1RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12158,29 +11629,27 @@ func WarpPerspectiveQuad16uC3RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12198,29 +11667,27 @@ func WarpPerspectiveQuad16uC4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12237,7 +11704,7 @@ func WarpPerspectiveQuad16uAc4RCtx(src *nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uP3RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12276,7 +11743,7 @@ func WarpPerspectiveQuad16uP3RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp16u, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad16uP4RCtx(src *ffi.DevicePtr[nppc.Npp16u], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad16uP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -12315,29 +11782,27 @@ func WarpPerspectiveQuad16uP4RCtx(src **nppc.Npp16u, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sC1RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12354,29 +11819,27 @@ func WarpPerspectiveQuad32sC1RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sC3RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12393,29 +11856,27 @@ func WarpPerspectiveQuad32sC3RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sC4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12433,29 +11894,27 @@ func WarpPerspectiveQuad32sC4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sAc4RCtx(src ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12472,7 +11931,7 @@ func WarpPerspectiveQuad32sAc4RCtx(src *nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sP3RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12511,7 +11970,7 @@ func WarpPerspectiveQuad32sP3RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32s, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32sP4RCtx(src *ffi.DevicePtr[nppc.Npp32s], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32s], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32sP4RCtx.Addr()
 	if err != nil {
 		return err
@@ -12550,29 +12009,27 @@ func WarpPerspectiveQuad32sP4RCtx(src **nppc.Npp32s, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12589,29 +12046,27 @@ func WarpPerspectiveQuad32fC1RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12628,29 +12083,27 @@ func WarpPerspectiveQuad32fC3RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12668,29 +12121,27 @@ func WarpPerspectiveQuad32fC4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPackedPixelParameters.
-func WarpPerspectiveQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aSrcQuad)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oDstROI), &layoutRect)
 	frame.Int(uintptr(unsafe.Pointer(aDstQuad)))
 	frame.Int(uintptr(eInterpolation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcROI)
 	runtime.KeepAlive(aSrcQuad)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oDstROI)
 	runtime.KeepAlive(aDstQuad)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -12707,7 +12158,7 @@ func WarpPerspectiveQuad32fAc4RCtx(src *nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fP3RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fP3RCtx.Addr()
 	if err != nil {
 		return err
@@ -12746,7 +12197,7 @@ func WarpPerspectiveQuad32fP3RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcSte
 //
 // For common parameter descriptions, see
 // CommonWarpPerspectiveQuadPlanarPixelParameters.
-func WarpPerspectiveQuad32fP4RCtx(src **nppc.Npp32f, oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst **nppc.Npp32f, nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
+func WarpPerspectiveQuad32fP4RCtx(src *ffi.DevicePtr[nppc.Npp32f], oSrcSize nppc.Size, nSrcStep int32, oSrcROI nppc.Rect, aSrcQuad *[2]float64, dst *ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oDstROI nppc.Rect, aDstQuad *[2]float64, eInterpolation int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procWarpPerspectiveQuad32fP4RCtx.Addr()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@
 package nppim
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda13/nppc"
 	"runtime"
@@ -16,26 +17,23 @@ import (
 // Single-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -51,26 +49,23 @@ func Dilate8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDst
 // Three-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -86,26 +81,23 @@ func Dilate8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDst
 // Four-channel 8-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -121,26 +113,23 @@ func Dilate8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // Four-channel 8-bit unsigned integer dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -156,26 +145,23 @@ func Dilate8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep 
 // Single-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -191,26 +177,23 @@ func Dilate16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, n
 // Three-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -226,26 +209,23 @@ func Dilate16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, n
 // Four-channel 16-bit unsigned integer dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -261,26 +241,23 @@ func Dilate16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // Four-channel 16-bit unsigned integer dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -296,26 +273,23 @@ func Dilate16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSt
 // Single-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -331,26 +305,23 @@ func Dilate32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, n
 // Three-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -366,26 +337,23 @@ func Dilate32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, n
 // Four-channel 32-bit floating-point dilation.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -401,26 +369,23 @@ func Dilate32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Four-channel 32-bit floating-point dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateParameters.
-func Dilate32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Dilate32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -436,31 +401,28 @@ func Dilate32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSt
 // Single-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -476,31 +438,28 @@ func DilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Three-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -516,31 +475,28 @@ func DilateBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.S
 // Four-channel 8-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -557,31 +513,28 @@ func DilateBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -597,31 +550,28 @@ func DilateBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, 
 // Single-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -637,31 +587,28 @@ func DilateBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -677,31 +624,28 @@ func DilateBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Four-channel 16-bit unsigned integer dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -718,31 +662,28 @@ func DilateBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -758,31 +699,28 @@ func DilateBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size
 // Single-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -798,31 +736,28 @@ func DilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -838,31 +773,28 @@ func DilateBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Four-channel 32-bit floating-point dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -879,31 +811,28 @@ func DilateBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func DilateBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func DilateBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilateBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -920,31 +849,28 @@ func DilateBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size
 // control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func GrayDilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32s, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayDilateBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32s], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayDilateBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -960,31 +886,28 @@ func GrayDilateBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize np
 // Single-channel 32-bit floating point gray scale dilation with border control.
 //
 // For common parameter descriptions, see CommonDilateBorderParameters.
-func GrayDilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32f, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayDilateBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32f], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayDilateBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1000,21 +923,19 @@ func GrayDilateBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize 
 // Single-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1029,21 +950,19 @@ func Dilate3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, n
 // Three-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1058,21 +977,19 @@ func Dilate3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, n
 // Four-channel 8-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1087,21 +1004,19 @@ func Dilate3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Four-channel 8-bit unsigned integer 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x38uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x38uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1116,21 +1031,19 @@ func Dilate3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // Single-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1145,21 +1058,19 @@ func Dilate3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u
 // Three-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1174,21 +1085,19 @@ func Dilate3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u
 // Four-channel 16-bit unsigned integer 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1203,21 +1112,19 @@ func Dilate3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Four-channel 16-bit unsigned integer 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x316uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x316uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1232,21 +1139,19 @@ func Dilate3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // Single-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1261,21 +1166,19 @@ func Dilate3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f
 // Three-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1290,21 +1193,19 @@ func Dilate3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f
 // Four-channel 32-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1319,21 +1220,19 @@ func Dilate3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Four-channel 32-bit floating-point 3x3 dilation, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x332fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x332fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1348,21 +1247,19 @@ func Dilate3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // Single-channel 64-bit floating-point 3x3 dilation.
 //
 // For common parameter descriptions, see CommonDilate3x3Parameters.
-func Dilate3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x364fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp64f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x364fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1377,26 +1274,24 @@ func Dilate3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f
 // Single-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1411,26 +1306,24 @@ func Dilate3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize npp
 // Three-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1445,26 +1338,24 @@ func Dilate3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize npp
 // Four-channel 8-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1480,26 +1371,24 @@ func Dilate3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1514,26 +1403,24 @@ func Dilate3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // Single-channel 16-bit unsigned integer 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1546,26 +1433,24 @@ func Dilate3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize n
 // nppiDilate3x3Border_16u_C3R_Ctx, nppi_morphological_operations.h).
 //
 // Three-channel 16-bit unsigned integer 3x3 dilation with border control.
-func Dilate3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1578,26 +1463,24 @@ func Dilate3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize n
 // nppiDilate3x3Border_16u_C4R_Ctx, nppi_morphological_operations.h).
 //
 // Four-channel 16-bit unsigned integer 3x3 dilation with border control.
-func Dilate3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1611,26 +1494,24 @@ func Dilate3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Si
 //
 // Four-channel 16-bit unsigned integer 3x3 dilation with border control,
 // ignoring alpha-channel.
-func Dilate3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1645,26 +1526,24 @@ func Dilate3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.S
 // Single-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1679,26 +1558,24 @@ func Dilate3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize n
 // Three-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1713,26 +1590,24 @@ func Dilate3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize n
 // Four-channel 32-bit floating-point 3x3 dilation with border control.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1748,26 +1623,24 @@ func Dilate3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonDilate3x3BorderParameters.
-func Dilate3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Dilate3x3Border32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDilate3x3Border32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1782,26 +1655,23 @@ func Dilate3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // Single-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1817,26 +1687,23 @@ func Erode8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstS
 // Three-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1852,26 +1719,23 @@ func Erode8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstS
 // Four-channel 8-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1887,26 +1751,23 @@ func Erode8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep in
 // Four-channel 8-bit unsigned integer erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1922,26 +1783,23 @@ func Erode8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep i
 // Single-channel 16-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1955,26 +1813,23 @@ func Erode16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nD
 // nppi_morphological_operations.h).
 //
 // Three-channel 16-bit unsigned integer erosion.
-func Erode16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1990,26 +1845,23 @@ func Erode16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nD
 // Four-channel 16-bit unsigned integer erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2025,26 +1877,23 @@ func Erode16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep
 // Four-channel 16-bit unsigned integer erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2060,26 +1909,23 @@ func Erode16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstSte
 // Single-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2095,26 +1941,23 @@ func Erode32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nD
 // Three-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2130,26 +1973,23 @@ func Erode32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nD
 // Four-channel 32-bit floating-point erosion.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2165,26 +2005,23 @@ func Erode32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep
 // Four-channel 32-bit floating-point erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeParameters.
-func Erode32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
+func Erode32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2200,31 +2037,28 @@ func Erode32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstSte
 // Single-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2240,31 +2074,28 @@ func ErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Three-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2280,31 +2111,28 @@ func ErodeBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Si
 // Four-channel 8-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2321,31 +2149,28 @@ func ErodeBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oS
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2361,31 +2186,28 @@ func ErodeBorder8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, o
 // Single-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2401,31 +2223,28 @@ func ErodeBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Three-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2441,31 +2260,28 @@ func ErodeBorder16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Four-channel 16-bit unsigned integer erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2482,31 +2298,28 @@ func ErodeBorder16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, 
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2522,31 +2335,28 @@ func ErodeBorder16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size,
 // Single-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2562,31 +2372,28 @@ func ErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Three-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2602,31 +2409,28 @@ func ErodeBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.
 // Four-channel 32-bit floating-point erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2643,31 +2447,28 @@ func ErodeBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, 
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func ErodeBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func ErodeBorder32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErodeBorder32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2683,31 +2484,28 @@ func ErodeBorder32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size,
 // Single-channel 8-bit unsigned integer gray scale erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func GrayErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32s, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayErodeBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32s], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayErodeBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2723,31 +2521,28 @@ func GrayErodeBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize npp
 // Single-channel 32-bit floating point gray scale erosion with border control.
 //
 // For common parameter descriptions, see CommonErodeBorderParameters.
-func GrayErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask *nppc.Npp32f, oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func GrayErodeBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp32f], oMaskSize nppc.Size, oAnchor nppc.Point, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procGrayErodeBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2763,21 +2558,19 @@ func GrayErodeBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize n
 // Single-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2792,21 +2585,19 @@ func Erode3x38uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nD
 // Three-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2821,21 +2612,19 @@ func Erode3x38uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, dst *nppc.Npp8u, nD
 // Four-channel 8-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2850,21 +2639,19 @@ func Erode3x38uC4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep
 // Four-channel 8-bit unsigned integer 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x38uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x38uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2879,21 +2666,19 @@ func Erode3x38uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // Single-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2908,21 +2693,19 @@ func Erode3x316uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u,
 // Three-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2937,21 +2720,19 @@ func Erode3x316uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, dst *nppc.Npp16u,
 // Four-channel 16-bit unsigned integer 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2966,21 +2747,19 @@ func Erode3x316uC4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstS
 // Four-channel 16-bit unsigned integer 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x316uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x316uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2995,21 +2774,19 @@ func Erode3x316uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // Single-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3024,21 +2801,19 @@ func Erode3x332fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f,
 // Three-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3053,21 +2828,19 @@ func Erode3x332fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, dst *nppc.Npp32f,
 // Four-channel 32-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3082,21 +2855,19 @@ func Erode3x332fC4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstS
 // Four-channel 32-bit floating-point 3x3 erosion, ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x332fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x332fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3111,21 +2882,19 @@ func Erode3x332fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // Single-channel 64-bit floating-point 3x3 erosion.
 //
 // For common parameter descriptions, see CommonErode3x3Parameters.
-func Erode3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
+func Erode3x364fC1RCtx(src ffi.DevicePtr[nppc.Npp64f], nSrcStep nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp64f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x364fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3140,26 +2909,24 @@ func Erode3x364fC1RCtx(src *nppc.Npp64f, nSrcStep nppc.Npp32s, dst *nppc.Npp64f,
 // Single-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3174,26 +2941,24 @@ func Erode3x3Border8uC1RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Three-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3208,26 +2973,24 @@ func Erode3x3Border8uC3RCtx(src *nppc.Npp8u, nSrcStep nppc.Npp32s, oSrcSize nppc
 // Four-channel 8-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3243,26 +3006,24 @@ func Erode3x3Border8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size,
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3277,26 +3038,24 @@ func Erode3x3Border8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // Single-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3311,26 +3070,24 @@ func Erode3x3Border16uC1RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize np
 // Three-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3345,26 +3102,24 @@ func Erode3x3Border16uC3RCtx(src *nppc.Npp16u, nSrcStep nppc.Npp32s, oSrcSize np
 // Four-channel 16-bit unsigned integer 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3380,26 +3135,24 @@ func Erode3x3Border16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Siz
 // ignoring alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3414,26 +3167,24 @@ func Erode3x3Border16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Si
 // Single-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3448,26 +3199,24 @@ func Erode3x3Border32fC1RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize np
 // Three-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep nppc.Npp32s, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep nppc.Npp32s, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3482,26 +3231,24 @@ func Erode3x3Border32fC3RCtx(src *nppc.Npp32f, nSrcStep nppc.Npp32s, oSrcSize np
 // Four-channel 32-bit floating-point 3x3 erosion with border control.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3517,26 +3264,24 @@ func Erode3x3Border32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Siz
 // alpha-channel.
 //
 // For common parameter descriptions, see CommonErode3x3BorderParameters.
-func Erode3x3Border32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func Erode3x3Border32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procErode3x3Border32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3759,35 +3504,31 @@ func MorphGetBufferSize32fC4R(oSizeROI nppc.Size) (hpBufferSize int32, err error
 // 1 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3801,35 +3542,31 @@ func MorphCloseBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 3 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3843,35 +3580,31 @@ func MorphCloseBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 4 channel 8-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3885,35 +3618,31 @@ func MorphCloseBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Siz
 // 1 channel 16-bit unsigned integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3927,35 +3656,31 @@ func MorphCloseBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 16-bit signed integer morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3969,35 +3694,31 @@ func MorphCloseBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4011,35 +3732,31 @@ func MorphCloseBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 3 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4053,35 +3770,31 @@ func MorphCloseBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 4 channel 32-bit floating point morphological close with border control.
 //
 // For common parameter descriptions, see CommonMorphCloseBorderParameters.
-func MorphCloseBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphCloseBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphCloseBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4095,35 +3808,31 @@ func MorphCloseBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.S
 // 1 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4137,35 +3846,31 @@ func MorphOpenBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // 3 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4179,35 +3884,31 @@ func MorphOpenBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // 4 channel 8-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4221,35 +3922,31 @@ func MorphOpenBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size
 // 1 channel 16-bit unsigned integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4263,35 +3960,31 @@ func MorphOpenBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 16-bit signed integer morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4305,35 +3998,31 @@ func MorphOpenBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4347,35 +4036,31 @@ func MorphOpenBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // 3 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4389,35 +4074,31 @@ func MorphOpenBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // 4 channel 32-bit floating point morphological open with border control.
 //
 // For common parameter descriptions, see CommonMorphOpenBorderParameters.
-func MorphOpenBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphOpenBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphOpenBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4431,35 +4112,31 @@ func MorphOpenBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4473,35 +4150,31 @@ func MorphTopHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Si
 // 3 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4515,35 +4188,31 @@ func MorphTopHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Si
 // 4 channel 8-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4557,35 +4226,31 @@ func MorphTopHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Si
 // 1 channel 16-bit unsigned integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4599,35 +4264,31 @@ func MorphTopHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.
 // 1 channel 16-bit signed integer morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4641,35 +4302,31 @@ func MorphTopHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.
 // 1 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4683,35 +4340,31 @@ func MorphTopHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.
 // 3 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4725,35 +4378,31 @@ func MorphTopHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.
 // 4 channel 32-bit floating point morphological top hat with border control.
 //
 // For common parameter descriptions, see CommonMorphTopHatBorderParameters.
-func MorphTopHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphTopHatBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphTopHatBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4767,35 +4416,31 @@ func MorphTopHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.
 // 1 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4809,35 +4454,31 @@ func MorphBlackHatBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 3 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4851,35 +4492,31 @@ func MorphBlackHatBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 4 channel 8-bit unsigned integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4895,35 +4532,31 @@ func MorphBlackHatBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4938,35 +4571,31 @@ func MorphBlackHatBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize npp
 // 1 channel 16-bit signed integer morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4981,35 +4610,31 @@ func MorphBlackHatBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize npp
 // 1 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5024,35 +4649,31 @@ func MorphBlackHatBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 3 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5067,35 +4688,31 @@ func MorphBlackHatBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 4 channel 32-bit floating point morphological black hat with border control.
 //
 // For common parameter descriptions, see CommonMorphBlackHatBorderParameters.
-func MorphBlackHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphBlackHatBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphBlackHatBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5109,35 +4726,31 @@ func MorphBlackHatBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 1 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5151,35 +4764,31 @@ func MorphGradientBorder8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 3 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5193,35 +4802,31 @@ func MorphGradientBorder8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 4 channel 8-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5236,35 +4841,31 @@ func MorphGradientBorder8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, oSrcSize nppc.
 // 1 channel 16-bit unsigned integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5279,35 +4880,31 @@ func MorphGradientBorder16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, oSrcSize npp
 // 1 channel 16-bit signed integer morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5322,35 +4919,31 @@ func MorphGradientBorder16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, oSrcSize npp
 // 1 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5365,35 +4958,31 @@ func MorphGradientBorder32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 3 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5408,35 +4997,31 @@ func MorphGradientBorder32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize npp
 // 4 channel 32-bit floating point morphological gradient with border control.
 //
 // For common parameter descriptions, see CommonMorphGradientBorderParameters.
-func MorphGradientBorder32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, mask *nppc.Npp8u, oMaskSize nppc.Size, oAnchor nppc.Point, buffer *nppc.Npp8u, eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
+func MorphGradientBorder32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, oSrcSize nppc.Size, oSrcOffset nppc.Point, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, mask ffi.DevicePtr[nppc.Npp8u], oMaskSize nppc.Size, oAnchor nppc.Point, buffer ffi.DevicePtr[nppc.Npp8u], eBorderType nppc.BorderType, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMorphGradientBorder32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Struct(unsafe.Pointer(&oSrcSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oSrcOffset), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
-	frame.Int(uintptr(unsafe.Pointer(mask)))
+	frame.Int(uintptr(mask))
 	frame.Struct(unsafe.Pointer(&oMaskSize), &layoutSize)
 	frame.Struct(unsafe.Pointer(&oAnchor), &layoutPoint)
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
+	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(eBorderType))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&oSrcSize)
 	runtime.KeepAlive(&oSrcOffset)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
-	runtime.KeepAlive(mask)
 	runtime.KeepAlive(&oMaskSize)
 	runtime.KeepAlive(&oAnchor)
-	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err

@@ -16,6 +16,36 @@
 // returns a warning has done what it could, and its wrapper returns the warning
 // as the error, a Status to compare with.
 //
+// # Pointers: which memory each parameter is
+//
+// No parameter in device memory is a Go pointer. NPP's guide says every pointer
+// argument is a device pointer unless it is named a host one, and the names
+// keep NPP's Hungarian notation; audit.txt lists each pointer parameter with
+// its memory and the reason (its "memory" lines):
+//
+//   - Device memory: a p name (pSrc, pDst, pSrcDst, pDeviceBuffer, pBuffer,
+//     pMask, pKernel, the results of reductions: pSum, pMean, pMin, ..., and
+//     nppist's per-channel results aSum, aMean, aMin, ...) is an
+//     ffi.DevicePtr[T] (an ffi.DeviceAddr for C's void *). A pitched
+//     cudart.MallocPitch result p converts as
+//     ffi.DevicePtr[nppc.Npp8u](uintptr(p)), a cu.Deviceptr d as
+//     ffi.DevicePtr[nppc.Npp8u](d); the allocators (nppiMalloc_*, nppsMalloc_*)
+//     return one, and nppiFree and nppsFree take its Addr().
+//   - A host array of device pointers: the planes of a planar image (const
+//     Npp8u * const pSrc[3]) and per-channel lists of device arrays (pHist,
+//     pLevels, pValues, pTables) are a *ffi.DevicePtr[T], the first of a Go
+//     array: &planes[0] for planes [3]ffi.DevicePtr[nppc.Npp8u].
+//   - Host memory: hp names (hpBufferSize), a arrays of constants and
+//     coefficients (aConstants, aTwist), n and r arrays (nLevels, rSrcStep,
+//     rThresholds), names ending in Host, and the exceptions audit.txt names
+//     (nppiCompareC's pConstants, pConnectedRegion, pDstRect, pStepBytes) stay
+//     Go pointers.
+//
+// TestMemoryComplete (package emit) holds that the rule or a row classifies
+// every pointer parameter; TestNPPMemory12 and TestNPPMemory13 (e2e/npp,
+// e2e/npp13) hold host constants, device constants and host arrays of plane
+// pointers on the GPU.
+//
 // The headers declare 208 more functions, which the package leaves out: NPP
 // 13.0's headers declare each such function twice, with and without a final
 // NppStreamContext, and its libraries (libnpp*.so.13.0.1) export only the _Ctx

@@ -4,6 +4,7 @@
 package nppitc
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda13/nppc"
 	"runtime"
@@ -18,23 +19,21 @@ import (
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -51,20 +50,19 @@ func Threshold8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -81,23 +79,21 @@ func Threshold8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -114,20 +110,19 @@ func Threshold16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -144,23 +139,21 @@ func Threshold16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -177,20 +170,19 @@ func Threshold16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -207,23 +199,21 @@ func Threshold16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -240,20 +230,19 @@ func Threshold32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -270,23 +259,21 @@ func Threshold32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -304,20 +291,19 @@ func Threshold8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSte
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -335,23 +321,21 @@ func Threshold8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Siz
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -369,20 +353,19 @@ func Threshold16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDst
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -400,23 +383,21 @@ func Threshold16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -434,20 +415,19 @@ func Threshold16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDst
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -465,23 +445,21 @@ func Threshold16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -499,20 +477,19 @@ func Threshold32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDst
 // set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -531,23 +508,21 @@ func Threshold32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.S
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -566,20 +541,19 @@ func Threshold8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstSt
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -598,23 +572,21 @@ func Threshold8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Si
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -633,20 +605,19 @@ func Threshold16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDs
 // is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -665,23 +636,21 @@ func Threshold16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -700,20 +669,19 @@ func Threshold16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDs
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -732,23 +700,21 @@ func Threshold16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -767,20 +733,19 @@ func Threshold32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDs
 // is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdParameters.
-func Threshold32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -798,22 +763,20 @@ func Threshold32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -830,19 +793,18 @@ func ThresholdGt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -859,22 +821,20 @@ func ThresholdGt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -891,19 +851,18 @@ func ThresholdGt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -920,22 +879,20 @@ func ThresholdGt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -952,19 +909,18 @@ func ThresholdGt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -981,22 +937,20 @@ func ThresholdGt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1013,19 +967,18 @@ func ThresholdGt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1042,22 +995,20 @@ func ThresholdGt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1075,19 +1026,18 @@ func ThresholdGt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1105,22 +1055,20 @@ func ThresholdGt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1138,19 +1086,18 @@ func ThresholdGt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1168,22 +1115,20 @@ func ThresholdGt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1201,19 +1146,18 @@ func ThresholdGt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1231,22 +1175,20 @@ func ThresholdGt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1264,19 +1206,18 @@ func ThresholdGt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1294,22 +1235,20 @@ func ThresholdGt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1328,19 +1267,18 @@ func ThresholdGt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1358,22 +1296,20 @@ func ThresholdGt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1392,19 +1328,18 @@ func ThresholdGt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1422,22 +1357,20 @@ func ThresholdGt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1456,19 +1389,18 @@ func ThresholdGt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1486,22 +1418,20 @@ func ThresholdGt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1520,19 +1450,18 @@ func ThresholdGt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdGreaterThanParameters.
-func ThresholdGt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1550,22 +1479,20 @@ func ThresholdGt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1582,19 +1509,18 @@ func ThresholdLt8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1611,22 +1537,20 @@ func ThresholdLt8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1643,19 +1567,18 @@ func ThresholdLt16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1672,22 +1595,20 @@ func ThresholdLt16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1704,19 +1625,18 @@ func ThresholdLt16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1733,22 +1653,20 @@ func ThresholdLt16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1765,19 +1683,18 @@ func ThresholdLt32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -1794,22 +1711,20 @@ func ThresholdLt32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1827,19 +1742,18 @@ func ThresholdLt8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstS
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1857,22 +1771,20 @@ func ThresholdLt8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.S
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1890,19 +1802,18 @@ func ThresholdLt16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1920,22 +1831,20 @@ func ThresholdLt16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1953,19 +1862,18 @@ func ThresholdLt16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -1983,22 +1891,20 @@ func ThresholdLt16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc
 // otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2016,19 +1922,18 @@ func ThresholdLt32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nD
 // nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2046,22 +1951,20 @@ func ThresholdLt32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc
 // is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2080,19 +1983,18 @@ func ThresholdLt8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2110,22 +2012,20 @@ func ThresholdLt8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2144,19 +2044,18 @@ func ThresholdLt16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2174,22 +2073,20 @@ func ThresholdLt16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2208,19 +2105,18 @@ func ThresholdLt16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2238,22 +2134,20 @@ func ThresholdLt16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // pixel is set value is set to nThreshold, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2272,19 +2166,18 @@ func ThresholdLt32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdLessThanParameters.
-func ThresholdLt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(&nppStreamCtx)
@@ -2302,15 +2195,15 @@ func ThresholdLt32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -2318,8 +2211,6 @@ func ThresholdVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2336,13 +2227,13 @@ func ThresholdVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -2350,7 +2241,6 @@ func ThresholdVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2367,15 +2257,15 @@ func ThresholdVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -2383,8 +2273,6 @@ func ThresholdVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2401,13 +2289,13 @@ func ThresholdVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -2415,7 +2303,6 @@ func ThresholdVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2432,15 +2319,15 @@ func ThresholdVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -2448,8 +2335,6 @@ func ThresholdVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2466,13 +2351,13 @@ func ThresholdVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
@@ -2480,7 +2365,6 @@ func ThresholdVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2497,15 +2381,15 @@ func ThresholdVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
@@ -2513,8 +2397,6 @@ func ThresholdVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2531,13 +2413,13 @@ func ThresholdVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
@@ -2545,7 +2427,6 @@ func ThresholdVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -2562,15 +2443,15 @@ func ThresholdVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2578,8 +2459,6 @@ func ThresholdVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2598,13 +2477,13 @@ func ThresholdVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDst
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2612,7 +2491,6 @@ func ThresholdVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2631,15 +2509,15 @@ func ThresholdVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2647,8 +2525,6 @@ func ThresholdVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2667,13 +2543,13 @@ func ThresholdVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, n
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2681,7 +2557,6 @@ func ThresholdVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2700,15 +2575,15 @@ func ThresholdVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI npp
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2716,8 +2591,6 @@ func ThresholdVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2736,13 +2609,13 @@ func ThresholdVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, n
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2750,7 +2623,6 @@ func ThresholdVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2769,15 +2641,15 @@ func ThresholdVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI npp
 // nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2785,8 +2657,6 @@ func ThresholdVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2805,13 +2675,13 @@ func ThresholdVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, n
 // set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2819,7 +2689,6 @@ func ThresholdVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2838,15 +2707,15 @@ func ThresholdVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI npp
 // true, the channel value is set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2854,8 +2723,6 @@ func ThresholdVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2875,13 +2742,13 @@ func ThresholdVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDs
 // to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2889,7 +2756,6 @@ func ThresholdVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2909,15 +2775,15 @@ func ThresholdVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2925,8 +2791,6 @@ func ThresholdVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2946,13 +2810,13 @@ func ThresholdVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, 
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2960,7 +2824,6 @@ func ThresholdVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -2979,15 +2842,15 @@ func ThresholdVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI np
 // true, the channel value is set to nValue, otherwise it is set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -2995,8 +2858,6 @@ func ThresholdVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3016,13 +2877,13 @@ func ThresholdVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, 
 // to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -3030,7 +2891,6 @@ func ThresholdVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3050,15 +2910,15 @@ func ThresholdVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI np
 // sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -3066,8 +2926,6 @@ func ThresholdVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, 
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3087,13 +2945,13 @@ func ThresholdVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, 
 // set to sourcePixel.
 //
 // For common parameter descriptions, see CommonThresholdValueParameters.
-func ThresholdVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func ThresholdVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
@@ -3101,7 +2959,6 @@ func ThresholdVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI np
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3121,23 +2978,21 @@ func ThresholdVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI np
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3155,20 +3010,19 @@ func ThresholdGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3186,23 +3040,21 @@ func ThresholdGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3220,20 +3072,19 @@ func ThresholdGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3251,23 +3102,21 @@ func ThresholdGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3285,20 +3134,19 @@ func ThresholdGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3316,23 +3164,21 @@ func ThresholdGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3350,20 +3196,19 @@ func ThresholdGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3381,23 +3226,21 @@ func ThresholdGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3417,20 +3260,19 @@ func ThresholdGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3450,23 +3292,21 @@ func ThresholdGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3486,20 +3326,19 @@ func ThresholdGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3519,23 +3358,21 @@ func ThresholdGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3555,20 +3392,19 @@ func ThresholdGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3588,23 +3424,21 @@ func ThresholdGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3624,20 +3458,19 @@ func ThresholdGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3657,23 +3490,21 @@ func ThresholdGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3694,20 +3525,19 @@ func ThresholdGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3727,23 +3557,21 @@ func ThresholdGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI np
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3764,20 +3592,19 @@ func ThresholdGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3797,23 +3624,21 @@ func ThresholdGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3834,20 +3659,19 @@ func ThresholdGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3867,23 +3691,21 @@ func ThresholdGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3904,20 +3726,19 @@ func ThresholdGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonThresholdGreaterThanValueParameters.
-func ThresholdGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -3936,7 +3757,7 @@ func ThresholdGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI 
 // It wraps nppiFusedAbsDiff_Threshold_GTVal_Ctx (symbol
 // nppiFusedAbsDiff_Threshold_GTVal_Ctx,
 // nppi_threshold_and_compare_operations.h).
-func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, src1 unsafe.Pointer, nSrc1Step int32, src2 unsafe.Pointer, nSrc2Step int32, dst unsafe.Pointer, nDstStep int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
+func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, src1 ffi.DeviceAddr, nSrc1Step int32, src2 ffi.DeviceAddr, nSrc2Step int32, dst ffi.DeviceAddr, nDstStep int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procFusedAbsDiffThresholdGTValCtx.Addr()
 	if err != nil {
 		return err
@@ -3955,9 +3776,6 @@ func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels np
 	frame.Int(uintptr(pvalue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(threshold)
 	runtime.KeepAlive(pvalue)
@@ -3976,7 +3794,7 @@ func FusedAbsDiffThresholdGTValCtx(eSrcDstType nppc.DataType, eSrcDstChannels np
 // comparison operations absdiff of sourcePixels is greater than pThreshold is
 // true, the output pixel is set to pValue, otherwise it is set to absdiff of
 // sourcePixels.
-func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, srcDst unsafe.Pointer, nSrcDstStep int32, src2 unsafe.Pointer, nSrc2Step int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
+func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels nppc.Channels, srcDst ffi.DeviceAddr, nSrcDstStep int32, src2 ffi.DeviceAddr, nSrc2Step int32, oSizeROI nppc.Size, threshold, pvalue unsafe.Pointer, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procFusedAbsDiffThresholdGTValICtx.Addr()
 	if err != nil {
 		return err
@@ -3993,8 +3811,6 @@ func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels n
 	frame.Int(uintptr(pvalue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
-	runtime.KeepAlive(src2)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(threshold)
 	runtime.KeepAlive(pvalue)
@@ -4014,23 +3830,21 @@ func FusedAbsDiffThresholdGTValICtx(eSrcDstType nppc.DataType, eSrcDstChannels n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4048,20 +3862,19 @@ func ThresholdLTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4079,23 +3892,21 @@ func ThresholdLTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4113,20 +3924,19 @@ func ThresholdLTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4144,23 +3954,21 @@ func ThresholdLTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4178,20 +3986,19 @@ func ThresholdLTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThreshold))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4209,23 +4016,21 @@ func ThresholdLTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4243,20 +4048,19 @@ func ThresholdLTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThreshold, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThreshold))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4274,23 +4078,21 @@ func ThresholdLTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4310,20 +4112,19 @@ func ThresholdLTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nD
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4343,23 +4144,21 @@ func ThresholdLTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4379,20 +4178,19 @@ func ThresholdLTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4412,23 +4210,21 @@ func ThresholdLTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4448,20 +4244,19 @@ func ThresholdLTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4481,23 +4276,21 @@ func ThresholdLTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4517,20 +4310,19 @@ func ThresholdLTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4550,23 +4342,21 @@ func ThresholdLTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4586,20 +4376,19 @@ func ThresholdLTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, n
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4619,23 +4408,21 @@ func ThresholdLTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4656,20 +4443,19 @@ func ThresholdLTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4689,23 +4475,21 @@ func ThresholdLTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4725,20 +4509,19 @@ func ThresholdLTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4758,23 +4541,21 @@ func ThresholdLTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4795,20 +4576,19 @@ func ThresholdLTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueParameters.
-func ThresholdLTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholds, rValues *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholds)))
 	frame.Int(uintptr(unsafe.Pointer(rValues)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholds)
 	runtime.KeepAlive(rValues)
@@ -4830,15 +4610,15 @@ func ThresholdLTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI 
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -4847,8 +4627,6 @@ func ThresholdLTValGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4868,13 +4646,13 @@ func ThresholdLTValGTVal8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -4883,7 +4661,6 @@ func ThresholdLTValGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4903,15 +4680,15 @@ func ThresholdLTValGTVal8uC1IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -4920,8 +4697,6 @@ func ThresholdLTValGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4941,13 +4716,13 @@ func ThresholdLTValGTVal16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -4956,7 +4731,6 @@ func ThresholdLTValGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4976,15 +4750,15 @@ func ThresholdLTValGTVal16uC1IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -4993,8 +4767,6 @@ func ThresholdLTValGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5014,13 +4786,13 @@ func ThresholdLTValGTVal16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(nThresholdLT))
@@ -5029,7 +4801,6 @@ func ThresholdLTValGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 	frame.Int(uintptr(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5049,15 +4820,15 @@ func ThresholdLTValGTVal16sC1IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThresholdLT))
@@ -5066,8 +4837,6 @@ func ThresholdLTValGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 	frame.Float32(float32(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5087,13 +4856,13 @@ func ThresholdLTValGTVal32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC1IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, nThresholdLT, nValueLT, nThresholdGT, nValueGT nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC1IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nThresholdLT))
@@ -5102,7 +4871,6 @@ func ThresholdLTValGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 	frame.Float32(float32(nValueGT))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5122,15 +4890,15 @@ func ThresholdLTValGTVal32fC1IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5139,8 +4907,6 @@ func ThresholdLTValGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5164,13 +4930,13 @@ func ThresholdLTValGTVal8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5179,7 +4945,6 @@ func ThresholdLTValGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5203,15 +4968,15 @@ func ThresholdLTValGTVal8uC3IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeRO
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5220,8 +4985,6 @@ func ThresholdLTValGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5245,13 +5008,13 @@ func ThresholdLTValGTVal16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5260,7 +5023,6 @@ func ThresholdLTValGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5284,15 +5046,15 @@ func ThresholdLTValGTVal16uC3IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5301,8 +5063,6 @@ func ThresholdLTValGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5326,13 +5086,13 @@ func ThresholdLTValGTVal16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5341,7 +5101,6 @@ func ThresholdLTValGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5365,15 +5124,15 @@ func ThresholdLTValGTVal16sC3IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5382,8 +5141,6 @@ func ThresholdLTValGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5407,13 +5164,13 @@ func ThresholdLTValGTVal32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fC3IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fC3IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5422,7 +5179,6 @@ func ThresholdLTValGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5447,15 +5203,15 @@ func ThresholdLTValGTVal32fC3IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSize
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5464,8 +5220,6 @@ func ThresholdLTValGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5490,13 +5244,13 @@ func ThresholdLTValGTVal8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, dst *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal8uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal8uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5505,7 +5259,6 @@ func ThresholdLTValGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeR
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5530,15 +5283,15 @@ func ThresholdLTValGTVal8uAc4IrCtx(srcDst *nppc.Npp8u, nSrcDstStep int32, oSizeR
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.Npp16u, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16u], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5547,8 +5300,6 @@ func ThresholdLTValGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.N
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5573,13 +5324,13 @@ func ThresholdLTValGTVal16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, dst *nppc.N
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16uAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16u, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16uAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5588,7 +5339,6 @@ func ThresholdLTValGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSiz
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5613,15 +5363,15 @@ func ThresholdLTValGTVal16uAc4IrCtx(srcDst *nppc.Npp16u, nSrcDstStep int32, oSiz
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.Npp16s, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp16s], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5630,8 +5380,6 @@ func ThresholdLTValGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.N
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5656,13 +5404,13 @@ func ThresholdLTValGTVal16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, dst *nppc.N
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal16sAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal16sAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5671,7 +5419,6 @@ func ThresholdLTValGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSiz
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5696,15 +5443,15 @@ func ThresholdLTValGTVal16sAc4IrCtx(srcDst *nppc.Npp16s, nSrcDstStep int32, oSiz
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.Npp32f, nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, dst ffi.DevicePtr[nppc.Npp32f], nDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5713,8 +5460,6 @@ func ThresholdLTValGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.N
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5739,13 +5484,13 @@ func ThresholdLTValGTVal32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, dst *nppc.N
 //
 // For common parameter descriptions, see
 // CommonThresholdLessThanValueGreaterThanValueParameters.
-func ThresholdLTValGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTValGTVal32fAc4IrCtx(srcDst ffi.DevicePtr[nppc.Npp32f], nSrcDstStep int32, oSizeROI nppc.Size, rThresholdsLT, rValuesLT, rThresholdsGT, rValuesGT *nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTValGTVal32fAc4IrCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nSrcDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(unsafe.Pointer(rThresholdsLT)))
@@ -5754,7 +5499,6 @@ func ThresholdLTValGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSiz
 	frame.Int(uintptr(unsafe.Pointer(rValuesGT)))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(rThresholdsLT)
 	runtime.KeepAlive(rValuesLT)
@@ -5774,25 +5518,22 @@ func ThresholdLTValGTVal32fAc4IrCtx(srcDst *nppc.Npp32f, nSrcDstStep int32, oSiz
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC1RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uC1RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5808,25 +5549,22 @@ func Compare8uC1RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC3RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uC3RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5842,25 +5580,22 @@ func Compare8uC3RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2S
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uC4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uC4RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5876,25 +5611,22 @@ func Compare8uC4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2S
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare8uAc4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare8uAc4RCtx(src1 ffi.DevicePtr[nppc.Npp8u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp8u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5910,25 +5642,22 @@ func Compare8uAc4RCtx(src1 *nppc.Npp8u, nSrc1Step int32, src2 *nppc.Npp8u, nSrc2
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC1RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uC1RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5944,25 +5673,22 @@ func Compare16uC1RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC3RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uC3RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -5978,25 +5704,22 @@ func Compare16uC3RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uC4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uC4RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6012,25 +5735,22 @@ func Compare16uC4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSr
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16uAc4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16uAc4RCtx(src1 ffi.DevicePtr[nppc.Npp16u], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16u], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6046,25 +5766,22 @@ func Compare16uAc4RCtx(src1 *nppc.Npp16u, nSrc1Step int32, src2 *nppc.Npp16u, nS
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC1RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sC1RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6080,25 +5797,22 @@ func Compare16sC1RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC3RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sC3RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6114,25 +5828,22 @@ func Compare16sC3RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sC4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sC4RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6148,25 +5859,22 @@ func Compare16sC4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSr
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare16sAc4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare16sAc4RCtx(src1 ffi.DevicePtr[nppc.Npp16s], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp16s], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6182,25 +5890,22 @@ func Compare16sAc4RCtx(src1 *nppc.Npp16s, nSrc1Step int32, src2 *nppc.Npp16s, nS
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fC1RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6216,25 +5921,22 @@ func Compare32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fC3RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6250,25 +5952,22 @@ func Compare32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSr
 // corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fC4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6284,25 +5983,22 @@ func Compare32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSr
 // pSrc1's pixels with corresponding pixels in pSrc2.
 //
 // For common parameter descriptions, see CommonCompareImagesParameters.
-func Compare32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Compare32fAc4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompare32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6319,23 +6015,21 @@ func Compare32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nS
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, nConstant nppc.Npp8u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uC1RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, nConstant nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6352,24 +6046,22 @@ func CompareC8uC1RCtx(src *nppc.Npp8u, nSrcStep int32, nConstant nppc.Npp8u, dst
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uC3RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6386,24 +6078,22 @@ func CompareC8uC3RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uC4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6420,24 +6110,22 @@ func CompareC8uC4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC8uAc4RCtx(src ffi.DevicePtr[nppc.Npp8u], nSrcStep int32, constants *nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC8uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6454,23 +6142,21 @@ func CompareC8uAc4RCtx(src *nppc.Npp8u, nSrcStep int32, constants, dst *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, nConstant nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uC1RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, nConstant nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6487,24 +6173,22 @@ func CompareC16uC1RCtx(src *nppc.Npp16u, nSrcStep int32, nConstant nppc.Npp16u, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uC3RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6521,24 +6205,22 @@ func CompareC16uC3RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uC4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6555,24 +6237,22 @@ func CompareC16uC4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16uAc4RCtx(src ffi.DevicePtr[nppc.Npp16u], nSrcStep int32, constants *nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16uAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6589,23 +6269,21 @@ func CompareC16uAc4RCtx(src *nppc.Npp16u, nSrcStep int32, constants *nppc.Npp16u
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, nConstant nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sC1RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, nConstant nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6622,24 +6300,22 @@ func CompareC16sC1RCtx(src *nppc.Npp16s, nSrcStep int32, nConstant nppc.Npp16s, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sC3RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6656,24 +6332,22 @@ func CompareC16sC3RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sC4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6690,24 +6364,22 @@ func CompareC16sC4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC16sAc4RCtx(src ffi.DevicePtr[nppc.Npp16s], nSrcStep int32, constants *nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC16sAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6724,23 +6396,21 @@ func CompareC16sAc4RCtx(src *nppc.Npp16s, nSrcStep int32, constants *nppc.Npp16s
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, nConstant nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Float32(float32(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6757,24 +6427,22 @@ func CompareC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, 
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6791,24 +6459,22 @@ func CompareC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6825,24 +6491,22 @@ func CompareC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f,
 //
 // For common parameter descriptions, see
 // CommonCompareImageWithConstantParameters.
-func CompareC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func CompareC32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, eComparisonOperation nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareC32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Int(uintptr(eComparisonOperation))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6860,25 +6524,22 @@ func CompareC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fC1RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6896,25 +6557,22 @@ func CompareEqualEps32fC1RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fC3RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6932,25 +6590,22 @@ func CompareEqualEps32fC3RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fC4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -6969,25 +6624,22 @@ func CompareEqualEps32fC4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferencesWithEpsilonParameters.
-func CompareEqualEps32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Npp32f, nSrc2Step int32, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEps32fAc4RCtx(src1 ffi.DevicePtr[nppc.Npp32f], nSrc1Step int32, src2 ffi.DevicePtr[nppc.Npp32f], nSrc2Step int32, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEps32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
+	frame.Int(uintptr(src1))
 	frame.Int(uintptr(nSrc1Step))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nSrc2Step))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7005,23 +6657,21 @@ func CompareEqualEps32fAc4RCtx(src1 *nppc.Npp32f, nSrc1Step int32, src2 *nppc.Np
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fC1RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, nConstant nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fC1RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Float32(float32(nConstant))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7039,24 +6689,22 @@ func CompareEqualEpsC32fC1RCtx(src *nppc.Npp32f, nSrcStep int32, nConstant nppc.
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fC3RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fC3RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7074,24 +6722,22 @@ func CompareEqualEpsC32fC3RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fC4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fC4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -7110,24 +6756,22 @@ func CompareEqualEpsC32fC4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc
 //
 // For common parameter descriptions, see
 // CommonCompareImageDifferenceWithConstantWithinEpsilonParameters.
-func CompareEqualEpsC32fAc4RCtx(src *nppc.Npp32f, nSrcStep int32, constants *nppc.Npp32f, dst *nppc.Npp8u, nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CompareEqualEpsC32fAc4RCtx(src ffi.DevicePtr[nppc.Npp32f], nSrcStep int32, constants *nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp8u], nDstStep int32, oSizeROI nppc.Size, nEpsilon nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCompareEqualEpsC32fAc4RCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nSrcStep))
 	frame.Int(uintptr(unsafe.Pointer(constants)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nDstStep))
 	frame.Struct(unsafe.Pointer(&oSizeROI), &layoutSize)
 	frame.Float32(float32(nEpsilon))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(constants)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&oSizeROI)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {

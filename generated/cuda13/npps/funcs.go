@@ -4,6 +4,7 @@
 package npps
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	nppc "github.com/cugen/cugen/generated/cuda13/nppc"
 	"runtime"
@@ -21,13 +22,13 @@ import (
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc8u(nSize uint64) (ret *nppc.Npp8u) {
+func Malloc8u(nSize uint64) (ret ffi.DevicePtr[nppc.Npp8u]) {
 	sym, err := procMalloc8u.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp8u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp8u](r)
 	return
 }
 
@@ -42,13 +43,13 @@ func Malloc8u(nSize uint64) (ret *nppc.Npp8u) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc8s(nSize uint64) (ret *nppc.Npp8s) {
+func Malloc8s(nSize uint64) (ret ffi.DevicePtr[nppc.Npp8s]) {
 	sym, err := procMalloc8s.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp8s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp8s](r)
 	return
 }
 
@@ -63,13 +64,13 @@ func Malloc8s(nSize uint64) (ret *nppc.Npp8s) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc16u(nSize uint64) (ret *nppc.Npp16u) {
+func Malloc16u(nSize uint64) (ret ffi.DevicePtr[nppc.Npp16u]) {
 	sym, err := procMalloc16u.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp16u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16u](r)
 	return
 }
 
@@ -84,13 +85,13 @@ func Malloc16u(nSize uint64) (ret *nppc.Npp16u) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc16s(nSize uint64) (ret *nppc.Npp16s) {
+func Malloc16s(nSize uint64) (ret ffi.DevicePtr[nppc.Npp16s]) {
 	sym, err := procMalloc16s.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp16s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16s](r)
 	return
 }
 
@@ -105,13 +106,13 @@ func Malloc16s(nSize uint64) (ret *nppc.Npp16s) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc16sc(nSize uint64) (ret *nppc.Npp16sc) {
+func Malloc16sc(nSize uint64) (ret ffi.DevicePtr[nppc.Npp16sc]) {
 	sym, err := procMalloc16sc.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp16sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp16sc](r)
 	return
 }
 
@@ -126,13 +127,13 @@ func Malloc16sc(nSize uint64) (ret *nppc.Npp16sc) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc32u(nSize uint64) (ret *nppc.Npp32u) {
+func Malloc32u(nSize uint64) (ret ffi.DevicePtr[nppc.Npp32u]) {
 	sym, err := procMalloc32u.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp32u)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32u](r)
 	return
 }
 
@@ -147,13 +148,13 @@ func Malloc32u(nSize uint64) (ret *nppc.Npp32u) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc32s(nSize uint64) (ret *nppc.Npp32s) {
+func Malloc32s(nSize uint64) (ret ffi.DevicePtr[nppc.Npp32s]) {
 	sym, err := procMalloc32s.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp32s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32s](r)
 	return
 }
 
@@ -168,13 +169,13 @@ func Malloc32s(nSize uint64) (ret *nppc.Npp32s) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc32sc(nSize uint64) (ret *nppc.Npp32sc) {
+func Malloc32sc(nSize uint64) (ret ffi.DevicePtr[nppc.Npp32sc]) {
 	sym, err := procMalloc32sc.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp32sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32sc](r)
 	return
 }
 
@@ -189,13 +190,13 @@ func Malloc32sc(nSize uint64) (ret *nppc.Npp32sc) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc32f(nSize uint64) (ret *nppc.Npp32f) {
+func Malloc32f(nSize uint64) (ret ffi.DevicePtr[nppc.Npp32f]) {
 	sym, err := procMalloc32f.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp32f)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32f](r)
 	return
 }
 
@@ -210,13 +211,13 @@ func Malloc32f(nSize uint64) (ret *nppc.Npp32f) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc32fc(nSize uint64) (ret *nppc.Npp32fc) {
+func Malloc32fc(nSize uint64) (ret ffi.DevicePtr[nppc.Npp32fc]) {
 	sym, err := procMalloc32fc.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp32fc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp32fc](r)
 	return
 }
 
@@ -231,13 +232,13 @@ func Malloc32fc(nSize uint64) (ret *nppc.Npp32fc) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc64s(nSize uint64) (ret *nppc.Npp64s) {
+func Malloc64s(nSize uint64) (ret ffi.DevicePtr[nppc.Npp64s]) {
 	sym, err := procMalloc64s.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp64s)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp64s](r)
 	return
 }
 
@@ -252,13 +253,13 @@ func Malloc64s(nSize uint64) (ret *nppc.Npp64s) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc64sc(nSize uint64) (ret *nppc.Npp64sc) {
+func Malloc64sc(nSize uint64) (ret ffi.DevicePtr[nppc.Npp64sc]) {
 	sym, err := procMalloc64sc.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp64sc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp64sc](r)
 	return
 }
 
@@ -273,13 +274,13 @@ func Malloc64sc(nSize uint64) (ret *nppc.Npp64sc) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc64f(nSize uint64) (ret *nppc.Npp64f) {
+func Malloc64f(nSize uint64) (ret ffi.DevicePtr[nppc.Npp64f]) {
 	sym, err := procMalloc64f.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp64f)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp64f](r)
 	return
 }
 
@@ -294,13 +295,13 @@ func Malloc64f(nSize uint64) (ret *nppc.Npp64f) {
 //
 // Returns: A pointer to the new signal. 0 (NULL-pointer) indicates that an
 // error occurred during allocation.
-func Malloc64fc(nSize uint64) (ret *nppc.Npp64fc) {
+func Malloc64fc(nSize uint64) (ret ffi.DevicePtr[nppc.Npp64fc]) {
 	sym, err := procMalloc64fc.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(nSize), 0, 0, 0, 0, 0)
-	ret = (*nppc.Npp64fc)(ffiimpl.Pointer(r))
+	ret = ffi.DevicePtr[nppc.Npp64fc](r)
 	return
 }
 
@@ -309,13 +310,12 @@ func Malloc64fc(nSize uint64) (ret *nppc.Npp64fc) {
 // It wraps nppsFree (symbol nppsFree, npps_support_functions.h).
 //
 //   - values: A pointer to memory allocated using nppiMalloc_<modifier>.
-func Free(values unsafe.Pointer) {
+func Free(values ffi.DeviceAddr) {
 	sym, err := procFree.Addr()
 	if err != nil {
 		return
 	}
 	ffiimpl.CallInts(sym, uintptr(values), 0, 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 }
 
 // Set8uCtx wraps nppsSet_8u_Ctx (symbol nppsSet_8u_Ctx, npps_initialization.h).
@@ -328,18 +328,17 @@ func Free(values unsafe.Pointer) {
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set8uCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set8uCtx(nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -357,18 +356,17 @@ func Set8uCtx(nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nppStreamCtx n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set8sCtx(nValue nppc.Npp8s, dst *nppc.Npp8s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set8sCtx(nValue nppc.Npp8s, dst ffi.DevicePtr[nppc.Npp8s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet8sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -387,18 +385,17 @@ func Set8sCtx(nValue nppc.Npp8s, dst *nppc.Npp8s, nLength uint64, nppStreamCtx n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set16uCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set16uCtx(nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -417,18 +414,17 @@ func Set16uCtx(nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set16sCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set16sCtx(nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -447,19 +443,18 @@ func Set16sCtx(nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set16scCtx(nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set16scCtx(nValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -478,18 +473,17 @@ func Set16scCtx(nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set32uCtx(nValue nppc.Npp32u, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set32uCtx(nValue nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -508,18 +502,17 @@ func Set32uCtx(nValue nppc.Npp32u, dst *nppc.Npp32u, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set32sCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set32sCtx(nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -538,19 +531,18 @@ func Set32sCtx(nValue nppc.Npp32s, dst *nppc.Npp32s, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set32scCtx(nValue nppc.Npp32sc, dst *nppc.Npp32sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set32scCtx(nValue nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -569,18 +561,17 @@ func Set32scCtx(nValue nppc.Npp32sc, dst *nppc.Npp32sc, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set32fCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set32fCtx(nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -599,19 +590,18 @@ func Set32fCtx(nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set32fcCtx(nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set32fcCtx(nValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -630,18 +620,17 @@ func Set32fcCtx(nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set64sCtx(nValue nppc.Npp64s, dst *nppc.Npp64s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set64sCtx(nValue nppc.Npp64s, dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -660,19 +649,18 @@ func Set64sCtx(nValue nppc.Npp64s, dst *nppc.Npp64s, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set64scCtx(nValue nppc.Npp64sc, dst *nppc.Npp64sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set64scCtx(nValue nppc.Npp64sc, dst ffi.DevicePtr[nppc.Npp64sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -691,18 +679,17 @@ func Set64scCtx(nValue nppc.Npp64sc, dst *nppc.Npp64sc, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set64fCtx(nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set64fCtx(nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -721,19 +708,18 @@ func Set64fCtx(nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Set64fcCtx(nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Set64fcCtx(nValue nppc.Npp64fc, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSet64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -751,17 +737,16 @@ func Set64fcCtx(nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero8uCtx(dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero8uCtx(dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -779,17 +764,16 @@ func Zero8uCtx(dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext)
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero16sCtx(dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero16sCtx(dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -807,17 +791,16 @@ func Zero16sCtx(dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContex
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero16scCtx(dst *nppc.Npp16sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero16scCtx(dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -835,17 +818,16 @@ func Zero16scCtx(dst *nppc.Npp16sc, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero32sCtx(dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero32sCtx(dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -863,17 +845,16 @@ func Zero32sCtx(dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContex
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero32scCtx(dst *nppc.Npp32sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero32scCtx(dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -891,17 +872,16 @@ func Zero32scCtx(dst *nppc.Npp32sc, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero32fCtx(dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero32fCtx(dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -919,17 +899,16 @@ func Zero32fCtx(dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContex
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero32fcCtx(dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero32fcCtx(dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -947,17 +926,16 @@ func Zero32fcCtx(dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero64sCtx(dst *nppc.Npp64s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero64sCtx(dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -975,17 +953,16 @@ func Zero64sCtx(dst *nppc.Npp64s, nLength uint64, nppStreamCtx nppc.StreamContex
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero64scCtx(dst *nppc.Npp64sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero64scCtx(dst ffi.DevicePtr[nppc.Npp64sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1003,17 +980,16 @@ func Zero64scCtx(dst *nppc.Npp64sc, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero64fCtx(dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero64fCtx(dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1031,17 +1007,16 @@ func Zero64fCtx(dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContex
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Zero64fcCtx(dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Zero64fcCtx(dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZero64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1060,19 +1035,17 @@ func Zero64fcCtx(dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy8uCtx(src, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy8uCtx(src, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1091,19 +1064,17 @@ func Copy8uCtx(src, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy16sCtx(src, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1122,19 +1093,17 @@ func Copy16sCtx(src, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy32sCtx(src, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy32sCtx(src, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1153,19 +1122,17 @@ func Copy32sCtx(src, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1184,19 +1151,17 @@ func Copy32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy64sCtx(src, dst *nppc.Npp64s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy64sCtx(src, dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1215,19 +1180,17 @@ func Copy64sCtx(src, dst *nppc.Npp64s, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy16scCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1246,19 +1209,17 @@ func Copy16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy32scCtx(src, dst *nppc.Npp32sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy32scCtx(src, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1277,19 +1238,17 @@ func Copy32scCtx(src, dst *nppc.Npp32sc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1308,19 +1267,17 @@ func Copy32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy64scCtx(src, dst *nppc.Npp64sc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy64scCtx(src, dst ffi.DevicePtr[nppc.Npp64sc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1339,19 +1296,17 @@ func Copy64scCtx(src, dst *nppc.Npp64sc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Copy64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Copy64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCopy64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1370,19 +1325,17 @@ func Copy64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert8s16sCtx(src *nppc.Npp8s, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert8s16sCtx(src ffi.DevicePtr[nppc.Npp8s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1401,19 +1354,17 @@ func Convert8s16sCtx(src *nppc.Npp8s, dst *nppc.Npp16s, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert8s32fCtx(src *nppc.Npp8s, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert8s32fCtx(src ffi.DevicePtr[nppc.Npp8s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1432,19 +1383,17 @@ func Convert8s32fCtx(src *nppc.Npp8s, dst *nppc.Npp32f, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert8u32fCtx(src *nppc.Npp8u, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert8u32fCtx(src ffi.DevicePtr[nppc.Npp8u], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert8u32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1465,21 +1414,19 @@ func Convert8u32fCtx(src *nppc.Npp8u, dst *nppc.Npp32f, nLength uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert16s8sSfsCtx(src *nppc.Npp16s, dst *nppc.Npp8s, nLength nppc.Npp32u, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert16s8sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp8s], nLength nppc.Npp32u, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s8sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1498,19 +1445,17 @@ func Convert16s8sSfsCtx(src *nppc.Npp16s, dst *nppc.Npp8s, nLength nppc.Npp32u, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert16s32sCtx(src *nppc.Npp16s, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32sCtx(src ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1529,19 +1474,17 @@ func Convert16s32sCtx(src *nppc.Npp16s, dst *nppc.Npp32s, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert16s32fCtx(src *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32fCtx(src ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1560,19 +1503,17 @@ func Convert16s32fCtx(src *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert16u32fCtx(src *nppc.Npp16u, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert16u32fCtx(src ffi.DevicePtr[nppc.Npp16u], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16u32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1591,19 +1532,17 @@ func Convert16u32fCtx(src *nppc.Npp16u, dst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32s16sCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert32s16sCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1622,19 +1561,17 @@ func Convert32s16sCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32s32fCtx(src *nppc.Npp32s, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert32s32fCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1653,19 +1590,17 @@ func Convert32s32fCtx(src *nppc.Npp32s, dst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32s64fCtx(src *nppc.Npp32s, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert32s64fCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1684,19 +1619,17 @@ func Convert32s64fCtx(src *nppc.Npp32s, dst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32f64fCtx(src *nppc.Npp32f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert32f64fCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1715,19 +1648,17 @@ func Convert32f64fCtx(src *nppc.Npp32f, dst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert64s64fCtx(src *nppc.Npp64s, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert64s64fCtx(src ffi.DevicePtr[nppc.Npp64s], dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert64s64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1746,19 +1677,17 @@ func Convert64s64fCtx(src *nppc.Npp64s, dst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert64f32fCtx(src *nppc.Npp64f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Convert64f32fCtx(src ffi.DevicePtr[nppc.Npp64f], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert64f32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1778,20 +1707,18 @@ func Convert64f32fCtx(src *nppc.Npp64f, dst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert16s32fSfsCtx(src *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert16s32fSfsCtx(src ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s32fSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1811,20 +1738,18 @@ func Convert16s32fSfsCtx(src *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert16s64fSfsCtx(src *nppc.Npp16s, dst *nppc.Npp64f, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert16s64fSfsCtx(src ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert16s64fSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1844,20 +1769,18 @@ func Convert16s64fSfsCtx(src *nppc.Npp16s, dst *nppc.Npp64f, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32s16sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1878,20 +1801,18 @@ func Convert32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32s32fSfsCtx(src *nppc.Npp32s, dst *nppc.Npp32f, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32s32fSfsCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s32fSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1912,20 +1833,18 @@ func Convert32s32fSfsCtx(src *nppc.Npp32s, dst *nppc.Npp32f, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32s64fSfsCtx(src *nppc.Npp32s, dst *nppc.Npp64f, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32s64fSfsCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32s64fSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1946,21 +1865,19 @@ func Convert32s64fSfsCtx(src *nppc.Npp32s, dst *nppc.Npp64f, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32f8sSfsCtx(src *nppc.Npp32f, dst *nppc.Npp8s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8sSfsCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp8s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1981,21 +1898,19 @@ func Convert32f8sSfsCtx(src *nppc.Npp32f, dst *nppc.Npp8s, nLength uint64, eRoun
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32f8uSfsCtx(src *nppc.Npp32f, dst *nppc.Npp8u, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f8uSfsCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2016,21 +1931,19 @@ func Convert32f8uSfsCtx(src *nppc.Npp32f, dst *nppc.Npp8u, nLength uint64, eRoun
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32f16sSfsCtx(src *nppc.Npp32f, dst *nppc.Npp16s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16sSfsCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2052,21 +1965,19 @@ func Convert32f16sSfsCtx(src *nppc.Npp32f, dst *nppc.Npp16s, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32f16uSfsCtx(src *nppc.Npp32f, dst *nppc.Npp16u, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f16uSfsCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2088,21 +1999,19 @@ func Convert32f16uSfsCtx(src *nppc.Npp32f, dst *nppc.Npp16u, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert32f32sSfsCtx(src *nppc.Npp32f, dst *nppc.Npp32s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert32f32sSfsCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert32f32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2123,21 +2032,19 @@ func Convert32f32sSfsCtx(src *nppc.Npp32f, dst *nppc.Npp32s, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert64s32sSfsCtx(src *nppc.Npp64s, dst *nppc.Npp32s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert64s32sSfsCtx(src ffi.DevicePtr[nppc.Npp64s], dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert64s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2158,21 +2065,19 @@ func Convert64s32sSfsCtx(src *nppc.Npp64s, dst *nppc.Npp32s, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert64f16sSfsCtx(src *nppc.Npp64f, dst *nppc.Npp16s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert64f16sSfsCtx(src ffi.DevicePtr[nppc.Npp64f], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert64f16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2194,21 +2099,19 @@ func Convert64f16sSfsCtx(src *nppc.Npp64f, dst *nppc.Npp16s, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert64f32sSfsCtx(src *nppc.Npp64f, dst *nppc.Npp32s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert64f32sSfsCtx(src ffi.DevicePtr[nppc.Npp64f], dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert64f32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2230,21 +2133,19 @@ func Convert64f32sSfsCtx(src *nppc.Npp64f, dst *nppc.Npp32s, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Convert64f64sSfsCtx(src *nppc.Npp64f, dst *nppc.Npp64s, nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Convert64f64sSfsCtx(src ffi.DevicePtr[nppc.Npp64f], dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, eRoundMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procConvert64f64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(eRoundMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2266,21 +2167,19 @@ func Convert64f64sSfsCtx(src *nppc.Npp64f, dst *nppc.Npp64s, nLength uint64, eRo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2301,19 +2200,18 @@ func Threshold16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16sICtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2336,21 +2234,19 @@ func Threshold16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16scCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2373,19 +2269,18 @@ func Threshold16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold16scICtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold16scICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2407,21 +2302,19 @@ func Threshold16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2442,19 +2335,18 @@ func Threshold32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2477,21 +2369,19 @@ func Threshold32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2514,19 +2404,18 @@ func Threshold32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2548,21 +2437,19 @@ func Threshold32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2583,19 +2470,18 @@ func Threshold64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2618,21 +2504,19 @@ func Threshold64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2655,19 +2539,18 @@ func Threshold64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Threshold64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
+func Threshold64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nRelOp nppc.CmpOp, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThreshold64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Int(uintptr(nRelOp))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2687,20 +2570,18 @@ func Threshold64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2720,18 +2601,17 @@ func ThresholdLt16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16sICtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2753,20 +2633,18 @@ func ThresholdLt16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16scCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2787,18 +2665,17 @@ func ThresholdLt16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp1
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt16scICtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt16scICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2818,20 +2695,18 @@ func ThresholdLt16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2851,18 +2726,17 @@ func ThresholdLt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2884,20 +2758,18 @@ func ThresholdLt32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2918,18 +2790,17 @@ func ThresholdLt32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2949,20 +2820,18 @@ func ThresholdLt32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2982,18 +2851,17 @@ func ThresholdLt64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3015,20 +2883,18 @@ func ThresholdLt64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3049,18 +2915,17 @@ func ThresholdLt64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp6
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLt64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLt64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLt64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3080,20 +2945,18 @@ func ThresholdLt64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3113,18 +2976,17 @@ func ThresholdGt16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16sICtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3146,20 +3008,18 @@ func ThresholdGt16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16scCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3180,18 +3040,17 @@ func ThresholdGt16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp1
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt16scICtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt16scICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3211,20 +3070,18 @@ func ThresholdGt16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3244,18 +3101,17 @@ func ThresholdGt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3277,20 +3133,18 @@ func ThresholdGt32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel nppc.Npp32f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3311,18 +3165,17 @@ func ThresholdGt32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3342,20 +3195,18 @@ func ThresholdGt32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3375,18 +3226,17 @@ func ThresholdGt64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3408,20 +3258,18 @@ func ThresholdGt64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3442,18 +3290,17 @@ func ThresholdGt64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp6
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGt64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGt64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGt64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3475,21 +3322,19 @@ func ThresholdGt64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3511,19 +3356,18 @@ func ThresholdLTVal16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel, nValue 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16sICtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3547,21 +3391,19 @@ func ThresholdLTVal16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel, nValue n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16scCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3585,19 +3427,18 @@ func ThresholdLTVal16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal16scICtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal16scICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3620,21 +3461,19 @@ func ThresholdLTVal16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3656,19 +3495,18 @@ func ThresholdLTVal32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel, nValue 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3692,21 +3530,19 @@ func ThresholdLTVal32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel, nValue n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3730,19 +3566,18 @@ func ThresholdLTVal32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3765,21 +3600,19 @@ func ThresholdLTVal32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Float64(float64(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3801,19 +3634,18 @@ func ThresholdLTVal64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel, nValue 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Float64(float64(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3837,21 +3669,19 @@ func ThresholdLTVal64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel, nValue n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3875,19 +3705,18 @@ func ThresholdLTVal64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdLTVal64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdLTVal64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdLTVal64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -3910,21 +3739,19 @@ func ThresholdLTVal64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3946,19 +3773,18 @@ func ThresholdGTVal16sCtx(src, dst *nppc.Npp16s, nLength uint64, nLevel, nValue 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16sICtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nLevel, nValue nppc.Npp16s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Int(uintptr(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3982,21 +3808,19 @@ func ThresholdGTVal16sICtx(srcDst *nppc.Npp16s, nLength uint64, nLevel, nValue n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16scCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4020,19 +3844,18 @@ func ThresholdGTVal16scCtx(src, dst *nppc.Npp16sc, nLength uint64, nLevel nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal16scICtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nLevel nppc.Npp16s, nValue nppc.Npp16sc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal16scICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4055,21 +3878,19 @@ func ThresholdGTVal16scICtx(srcDst *nppc.Npp16sc, nLength uint64, nLevel nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4091,19 +3912,18 @@ func ThresholdGTVal32fCtx(src, dst *nppc.Npp32f, nLength uint64, nLevel, nValue 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nLevel, nValue nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Float32(float32(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4127,21 +3947,19 @@ func ThresholdGTVal32fICtx(srcDst *nppc.Npp32f, nLength uint64, nLevel, nValue n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4165,19 +3983,18 @@ func ThresholdGTVal32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nLevel nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nLevel nppc.Npp32f, nValue nppc.Npp32fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4200,21 +4017,19 @@ func ThresholdGTVal32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nLevel nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Float64(float64(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4236,19 +4051,18 @@ func ThresholdGTVal64fCtx(src, dst *nppc.Npp64f, nLength uint64, nLevel, nValue 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nLevel, nValue nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Float64(float64(nValue))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4272,21 +4086,19 @@ func ThresholdGTVal64fICtx(srcDst *nppc.Npp64f, nLength uint64, nLevel, nValue n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4310,19 +4122,18 @@ func ThresholdGTVal64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nLevel nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ThresholdGTVal64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
+func ThresholdGTVal64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nLevel nppc.Npp64f, nValue nppc.Npp64fc, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procThresholdGTVal64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(nLevel))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nValue)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -4344,19 +4155,18 @@ func ThresholdGTVal64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nLevel nppc.Np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC8uISfsCtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4377,21 +4187,19 @@ func AddC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScale
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC8uSfsCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4412,19 +4220,18 @@ func AddC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC16uISfsCtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4446,21 +4253,19 @@ func AddC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC16uSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4481,19 +4286,18 @@ func AddC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC16sISfsCtx(nValue nppc.Npp16s, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4515,21 +4319,19 @@ func AddC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4550,20 +4352,19 @@ func AddC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC16scISfsCtx(nValue nppc.Npp16sc, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4585,22 +4386,20 @@ func AddC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4620,19 +4419,18 @@ func AddC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC32sISfsCtx(nValue nppc.Npp32s, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4653,21 +4451,19 @@ func AddC32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC32sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4688,20 +4484,19 @@ func AddC32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC32scISfsCtx(nValue nppc.Npp32sc, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4723,22 +4518,20 @@ func AddC32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddC32scSfsCtx(src ffi.DevicePtr[nppc.Npp32sc], nValue nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4757,18 +4550,17 @@ func AddC32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC32fICtx(nValue nppc.Npp32f, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4788,20 +4580,18 @@ func AddC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4821,19 +4611,18 @@ func AddC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC32fcICtx(nValue nppc.Npp32fc, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4854,21 +4643,19 @@ func AddC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4887,18 +4674,17 @@ func AddC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC64fICtx(nValue nppc.Npp64f, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4918,20 +4704,18 @@ func AddC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC64fCtx(src ffi.DevicePtr[nppc.Npp64f], nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4951,19 +4735,18 @@ func AddC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC64fcICtx(nValue nppc.Npp64fc, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -4984,21 +4767,19 @@ func AddC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddC64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nValue nppc.Npp64fc, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddC64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5019,20 +4800,18 @@ func AddC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProductC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddProductC32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProductC32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5053,19 +4832,18 @@ func AddProductC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC8uISfsCtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5087,21 +4865,19 @@ func MulC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScale
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC8uSfsCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5122,19 +4898,18 @@ func MulC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC16uISfsCtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5156,21 +4931,19 @@ func MulC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC16uSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5191,19 +4964,18 @@ func MulC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC16sISfsCtx(nValue nppc.Npp16s, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5225,21 +4997,19 @@ func MulC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5260,20 +5030,19 @@ func MulC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC16scISfsCtx(nValue nppc.Npp16sc, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5295,22 +5064,20 @@ func MulC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5330,19 +5097,18 @@ func MulC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC32sISfsCtx(nValue nppc.Npp32s, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5363,21 +5129,19 @@ func MulC32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC32sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5398,20 +5162,19 @@ func MulC32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC32scISfsCtx(nValue nppc.Npp32sc, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5433,22 +5196,20 @@ func MulC32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC32scSfsCtx(src ffi.DevicePtr[nppc.Npp32sc], nValue nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5467,18 +5228,17 @@ func MulC32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC32fICtx(nValue nppc.Npp32f, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5498,20 +5258,18 @@ func MulC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5532,20 +5290,18 @@ func MulC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulCLow32f16sCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulCLow32f16sCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulCLow32f16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5567,21 +5323,19 @@ func MulCLow32f16sCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp16s, nL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32f16sSfsCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC32f16sSfsCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32f16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5601,19 +5355,18 @@ func MulC32f16sSfsCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp16s, nL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC32fcICtx(nValue nppc.Npp32fc, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5634,21 +5387,19 @@ func MulC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5667,18 +5418,17 @@ func MulC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC64fICtx(nValue nppc.Npp64f, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5698,20 +5448,18 @@ func MulC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC64fCtx(src ffi.DevicePtr[nppc.Npp64f], nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5732,19 +5480,18 @@ func MulC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC64f64sISfsCtx(nValue nppc.Npp64f, dst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulC64f64sISfsCtx(nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC64f64sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5764,19 +5511,18 @@ func MulC64f64sISfsCtx(nValue nppc.Npp64f, dst *nppc.Npp64s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC64fcICtx(nValue nppc.Npp64fc, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5797,21 +5543,19 @@ func MulC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MulC64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nValue nppc.Npp64fc, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulC64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5832,19 +5576,18 @@ func MulC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC8uISfsCtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5866,21 +5609,19 @@ func SubC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScale
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC8uSfsCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5901,19 +5642,18 @@ func SubC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC16uISfsCtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5935,21 +5675,19 @@ func SubC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC16uSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5970,19 +5708,18 @@ func SubC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC16sISfsCtx(nValue nppc.Npp16s, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6004,21 +5741,19 @@ func SubC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6039,20 +5774,19 @@ func SubC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC16scISfsCtx(nValue nppc.Npp16sc, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6074,22 +5808,20 @@ func SubC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6109,19 +5841,18 @@ func SubC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC32sISfsCtx(nValue nppc.Npp32s, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6142,21 +5873,19 @@ func SubC32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC32sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6177,20 +5906,19 @@ func SubC32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC32scISfsCtx(nValue nppc.Npp32sc, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6212,22 +5940,20 @@ func SubC32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubC32scSfsCtx(src ffi.DevicePtr[nppc.Npp32sc], nValue nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6246,18 +5972,17 @@ func SubC32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC32fICtx(nValue nppc.Npp32f, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6277,20 +6002,18 @@ func SubC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6310,19 +6033,18 @@ func SubC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC32fcICtx(nValue nppc.Npp32fc, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6343,21 +6065,19 @@ func SubC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6376,18 +6096,17 @@ func SubC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC64fICtx(nValue nppc.Npp64f, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6407,20 +6126,18 @@ func SubC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC64fCtx(src ffi.DevicePtr[nppc.Npp64f], nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6440,19 +6157,18 @@ func SubC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC64fcICtx(nValue nppc.Npp64fc, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6473,21 +6189,19 @@ func SubC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubC64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nValue nppc.Npp64fc, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubC64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6508,19 +6222,18 @@ func SubC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev8uISfsCtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6542,21 +6255,19 @@ func SubCRev8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev8uSfsCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6577,19 +6288,18 @@ func SubCRev8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLengt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev16uISfsCtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6611,21 +6321,19 @@ func SubCRev16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev16uSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6646,19 +6354,18 @@ func SubCRev16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev16sISfsCtx(nValue nppc.Npp16s, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6680,21 +6387,19 @@ func SubCRev16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6715,20 +6420,19 @@ func SubCRev16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev16scISfsCtx(nValue nppc.Npp16sc, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6750,22 +6454,20 @@ func SubCRev16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint6
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6785,19 +6487,18 @@ func SubCRev16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32sISfsCtx(nValue nppc.Npp32s, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6818,21 +6519,19 @@ func SubCRev32sISfsCtx(nValue nppc.Npp32s, srcDst *nppc.Npp32s, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nValue nppc.Npp32s, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6853,20 +6552,19 @@ func SubCRev32sSfsCtx(src *nppc.Npp32s, nValue nppc.Npp32s, dst *nppc.Npp32s, nL
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32scISfsCtx(nValue nppc.Npp32sc, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6888,22 +6586,20 @@ func SubCRev32scISfsCtx(nValue nppc.Npp32sc, srcDst *nppc.Npp32sc, nLength uint6
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32scSfsCtx(src ffi.DevicePtr[nppc.Npp32sc], nValue nppc.Npp32sc, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6922,18 +6618,17 @@ func SubCRev32scSfsCtx(src *nppc.Npp32sc, nValue nppc.Npp32sc, dst *nppc.Npp32sc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32fICtx(nValue nppc.Npp32f, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6953,20 +6648,18 @@ func SubCRev32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6986,19 +6679,18 @@ func SubCRev32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32fcICtx(nValue nppc.Npp32fc, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7019,21 +6711,19 @@ func SubCRev32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7052,18 +6742,17 @@ func SubCRev32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev64fICtx(nValue nppc.Npp64f, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7083,20 +6772,18 @@ func SubCRev64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev64fCtx(src ffi.DevicePtr[nppc.Npp64f], nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7116,19 +6803,18 @@ func SubCRev64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev64fcICtx(nValue nppc.Npp64fc, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7149,21 +6835,19 @@ func SubCRev64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SubCRev64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func SubCRev64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nValue nppc.Npp64fc, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSubCRev64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7184,19 +6868,18 @@ func SubCRev64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC8uISfsCtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7218,21 +6901,19 @@ func DivC8uISfsCtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nScale
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC8uSfsCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7253,19 +6934,18 @@ func DivC8uSfsCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC16uISfsCtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7287,21 +6967,19 @@ func DivC16uISfsCtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC16uSfsCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7322,19 +7000,18 @@ func DivC16uSfsCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC16sISfsCtx(nValue nppc.Npp16s, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7356,21 +7033,19 @@ func DivC16sISfsCtx(nValue nppc.Npp16s, srcDst *nppc.Npp16s, nLength uint64, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nValue nppc.Npp16s, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7391,20 +7066,19 @@ func DivC16sSfsCtx(src *nppc.Npp16s, nValue nppc.Npp16s, dst *nppc.Npp16s, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC16scISfsCtx(nValue nppc.Npp16sc, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7426,22 +7100,20 @@ func DivC16scISfsCtx(nValue nppc.Npp16sc, srcDst *nppc.Npp16sc, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivC16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nValue nppc.Npp16sc, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp16sc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7460,18 +7132,17 @@ func DivC16scSfsCtx(src *nppc.Npp16sc, nValue nppc.Npp16sc, dst *nppc.Npp16sc, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC32fICtx(nValue nppc.Npp32f, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7491,20 +7162,18 @@ func DivC32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7524,19 +7193,18 @@ func DivC32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC32fcICtx(nValue nppc.Npp32fc, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7557,21 +7225,19 @@ func DivC32fcICtx(nValue nppc.Npp32fc, srcDst *nppc.Npp32fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nValue nppc.Npp32fc, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp32fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7590,18 +7256,17 @@ func DivC32fcCtx(src *nppc.Npp32fc, nValue nppc.Npp32fc, dst *nppc.Npp32fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC64fICtx(nValue nppc.Npp64f, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7621,20 +7286,18 @@ func DivC64fICtx(nValue nppc.Npp64f, srcDst *nppc.Npp64f, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC64fCtx(src ffi.DevicePtr[nppc.Npp64f], nValue nppc.Npp64f, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float64(float64(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7654,19 +7317,18 @@ func DivC64fCtx(src *nppc.Npp64f, nValue nppc.Npp64f, dst *nppc.Npp64f, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC64fcICtx(nValue nppc.Npp64fc, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7687,21 +7349,19 @@ func DivC64fcICtx(nValue nppc.Npp64fc, srcDst *nppc.Npp64fc, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivC64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nValue nppc.Npp64fc, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivC64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Struct(unsafe.Pointer(&nValue), &layoutNpp64fc)
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
 	runtime.KeepAlive(&nValue)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7721,18 +7381,17 @@ func DivC64fcCtx(src *nppc.Npp64fc, nValue nppc.Npp64fc, dst *nppc.Npp64fc, nLen
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivCRev16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivCRev16uICtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivCRev16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7753,20 +7412,18 @@ func DivCRev16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivCRev16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivCRev16uCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivCRev16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7785,18 +7442,17 @@ func DivCRev16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivCRev32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivCRev32fICtx(nValue nppc.Npp32f, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivCRev32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7816,20 +7472,18 @@ func DivCRev32fICtx(nValue nppc.Npp32f, srcDst *nppc.Npp32f, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivCRev32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func DivCRev32fCtx(src ffi.DevicePtr[nppc.Npp32f], nValue nppc.Npp32f, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivCRev32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Float32(float32(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7850,21 +7504,18 @@ func DivCRev32fCtx(src *nppc.Npp32f, nValue nppc.Npp32f, dst *nppc.Npp32f, nLeng
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16sCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add16sCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7885,21 +7536,18 @@ func Add16sCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add16uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7920,21 +7568,18 @@ func Add16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add32uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7955,21 +7600,18 @@ func Add32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add32fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7990,21 +7632,18 @@ func Add32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add64fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8026,21 +7665,18 @@ func Add64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add32fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8062,21 +7698,18 @@ func Add32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add64fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8098,21 +7731,18 @@ func Add64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add8u16uCtx(src1, src2 *nppc.Npp8u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add8u16uCtx(src1, src2 ffi.DevicePtr[nppc.Npp8u], dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd8u16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8134,21 +7764,18 @@ func Add8u16uCtx(src1, src2 *nppc.Npp8u, dst *nppc.Npp16u, nLength uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16s32fCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add16s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8170,22 +7797,19 @@ func Add16s32fCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add8uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8207,22 +7831,19 @@ func Add8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add16uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8244,22 +7865,19 @@ func Add16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add16sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8281,22 +7899,19 @@ func Add16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add32sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8318,22 +7933,19 @@ func Add32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add64sSfsCtx(src1, src2, dst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add64sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8355,22 +7967,19 @@ func Add64sSfsCtx(src1, src2, dst *nppc.Npp64s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add16scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8393,22 +8002,19 @@ func Add16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32scSfsCtx(src1, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add32scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8429,19 +8035,17 @@ func Add32scSfsCtx(src1, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add16sICtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8462,19 +8066,17 @@ func Add16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add32fICtx(src, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8495,19 +8097,17 @@ func Add32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add64fICtx(src, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8528,19 +8128,17 @@ func Add64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add32fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8561,19 +8159,17 @@ func Add32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add64fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8594,19 +8190,17 @@ func Add64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16s32sICtx(src *nppc.Npp16s, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Add16s32sICtx(src ffi.DevicePtr[nppc.Npp16s], srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16s32sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8628,20 +8222,18 @@ func Add16s32sICtx(src *nppc.Npp16s, srcDst *nppc.Npp32s, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add8uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8663,20 +8255,18 @@ func Add8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add16uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8698,20 +8288,18 @@ func Add16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add16sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8733,20 +8321,18 @@ func Add16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add32sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8768,20 +8354,18 @@ func Add32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add16scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8803,20 +8387,18 @@ func Add16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Add32scISfsCtx(src, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Add32scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAdd32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8838,21 +8420,18 @@ func Add32scISfsCtx(src, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddProduct32fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8874,21 +8453,18 @@ func AddProduct32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddProduct64fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8910,21 +8486,18 @@ func AddProduct64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddProduct32fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8946,21 +8519,18 @@ func AddProduct32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AddProduct64fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8983,22 +8553,19 @@ func AddProduct64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddProduct16sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9021,22 +8588,19 @@ func AddProduct16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFac
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddProduct32sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9060,22 +8624,19 @@ func AddProduct32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFac
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AddProduct16s32sSfsCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func AddProduct16s32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAddProduct16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9096,21 +8657,18 @@ func AddProduct16s32sSfsCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32s, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16sCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul16sCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9131,21 +8689,18 @@ func Mul16sCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul32fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9166,21 +8721,18 @@ func Mul32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul64fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9202,21 +8754,18 @@ func Mul64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul32fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9238,21 +8787,18 @@ func Mul32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul64fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9274,21 +8820,18 @@ func Mul64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul8u16uCtx(src1, src2 *nppc.Npp8u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul8u16uCtx(src1, src2 ffi.DevicePtr[nppc.Npp8u], dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul8u16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9310,21 +8853,18 @@ func Mul8u16uCtx(src1, src2 *nppc.Npp8u, dst *nppc.Npp16u, nLength uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16s32fCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul16s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9346,21 +8886,18 @@ func Mul16s32fCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32f32fcCtx(src1 *nppc.Npp32f, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul32f32fcCtx(src1 ffi.DevicePtr[nppc.Npp32f], src2, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32f32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9383,22 +8920,19 @@ func Mul32f32fcCtx(src1 *nppc.Npp32f, src2, dst *nppc.Npp32fc, nLength uint64, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul8uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9421,22 +8955,19 @@ func Mul8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9459,22 +8990,19 @@ func Mul16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9497,22 +9025,19 @@ func Mul16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul32sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9535,22 +9060,19 @@ func Mul32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9573,22 +9095,19 @@ func Mul16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32scSfsCtx(src1, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul32scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9611,22 +9130,19 @@ func Mul32scSfsCtx(src1, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16u16sSfsCtx(src1 *nppc.Npp16u, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16u16sSfsCtx(src1 ffi.DevicePtr[nppc.Npp16u], src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16u16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9649,22 +9165,19 @@ func Mul16u16sSfsCtx(src1 *nppc.Npp16u, src2, dst *nppc.Npp16s, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16s32sSfsCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16s32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9687,22 +9200,19 @@ func Mul16s32sSfsCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32s, nLength uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32s32scSfsCtx(src1 *nppc.Npp32s, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul32s32scSfsCtx(src1 ffi.DevicePtr[nppc.Npp32s], src2, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32s32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9725,22 +9235,19 @@ func Mul32s32scSfsCtx(src1 *nppc.Npp32s, src2, dst *nppc.Npp32sc, nLength uint64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MulLow32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func MulLow32sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMulLow32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9761,19 +9268,17 @@ func MulLow32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul16sICtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9794,19 +9299,17 @@ func Mul16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul32fICtx(src, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9827,19 +9330,17 @@ func Mul32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul64fICtx(src, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9860,19 +9361,17 @@ func Mul64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul32fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9893,19 +9392,17 @@ func Mul32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul64fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9926,19 +9423,17 @@ func Mul64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32f32fcICtx(src *nppc.Npp32f, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Mul32f32fcICtx(src ffi.DevicePtr[nppc.Npp32f], srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32f32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9960,20 +9455,18 @@ func Mul32f32fcICtx(src *nppc.Npp32f, srcDst *nppc.Npp32fc, nLength uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul8uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9995,20 +9488,18 @@ func Mul8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10030,20 +9521,18 @@ func Mul16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10065,20 +9554,18 @@ func Mul16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul32sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10100,20 +9587,18 @@ func Mul32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul16scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10135,20 +9620,18 @@ func Mul16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32scISfsCtx(src, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul32scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10170,20 +9653,18 @@ func Mul32scISfsCtx(src, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mul32s32scISfsCtx(src *nppc.Npp32s, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Mul32s32scISfsCtx(src ffi.DevicePtr[nppc.Npp32s], srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMul32s32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10204,21 +9685,18 @@ func Mul32s32scISfsCtx(src *nppc.Npp32s, srcDst *nppc.Npp32sc, nLength uint64, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16sCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub16sCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10239,21 +9717,18 @@ func Sub16sCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub32fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10274,21 +9749,18 @@ func Sub32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub64fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10310,21 +9782,18 @@ func Sub64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub32fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10346,21 +9815,18 @@ func Sub32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub64fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10382,21 +9848,18 @@ func Sub64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16s32fCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub16s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10419,22 +9882,19 @@ func Sub16s32fCtx(src1, src2 *nppc.Npp16s, dst *nppc.Npp32f, nLength uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub8uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10457,22 +9917,19 @@ func Sub8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub16uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10495,22 +9952,19 @@ func Sub16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub16sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10533,22 +9987,19 @@ func Sub16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub32sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10571,22 +10022,19 @@ func Sub32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub16scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10609,22 +10057,19 @@ func Sub16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32scSfsCtx(src1, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub32scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10645,19 +10090,17 @@ func Sub32scSfsCtx(src1, src2, dst *nppc.Npp32sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub16sICtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10678,19 +10121,17 @@ func Sub16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub32fICtx(src, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10711,19 +10152,17 @@ func Sub32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub64fICtx(src, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10744,19 +10183,17 @@ func Sub64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub32fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10777,19 +10214,17 @@ func Sub32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sub64fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10811,20 +10246,18 @@ func Sub64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub8uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10846,20 +10279,18 @@ func Sub8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub16uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10881,20 +10312,18 @@ func Sub16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub16sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10916,20 +10345,18 @@ func Sub16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub32sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10951,20 +10378,18 @@ func Sub32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub16scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10986,20 +10411,18 @@ func Sub16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sub32scISfsCtx(src, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sub32scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11022,22 +10445,19 @@ func Sub32scISfsCtx(src, srcDst *nppc.Npp32sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div8uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11060,22 +10480,19 @@ func Div8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div16uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11098,22 +10515,19 @@ func Div16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div16sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11136,22 +10550,19 @@ func Div16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div32sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11174,22 +10585,19 @@ func Div32sSfsCtx(src1, src2, dst *nppc.Npp32s, nLength uint64, nScaleFactor int
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div16scSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11212,22 +10620,19 @@ func Div16scSfsCtx(src1, src2, dst *nppc.Npp16sc, nLength uint64, nScaleFactor i
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32s16sSfsCtx(src1 *nppc.Npp16s, src2 *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div32s16sSfsCtx(src1 ffi.DevicePtr[nppc.Npp16s], src2 ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32s16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11248,21 +10653,18 @@ func Div32s16sSfsCtx(src1 *nppc.Npp16s, src2 *nppc.Npp32s, dst *nppc.Npp16s, nLe
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div32fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11283,21 +10685,18 @@ func Div32fCtx(src1, src2, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div64fCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11319,21 +10718,18 @@ func Div64fCtx(src1, src2, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div32fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11355,21 +10751,18 @@ func Div32fcCtx(src1, src2, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div64fcCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11391,20 +10784,18 @@ func Div64fcCtx(src1, src2, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div8uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11426,20 +10817,18 @@ func Div8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div16uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11461,20 +10850,18 @@ func Div16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div16sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11496,20 +10883,18 @@ func Div16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div16scISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11531,20 +10916,18 @@ func Div16scISfsCtx(src, srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Div32sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11565,19 +10948,17 @@ func Div32sISfsCtx(src, srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div32fICtx(src, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11598,19 +10979,17 @@ func Div32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div64fICtx(src, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11631,19 +11010,17 @@ func Div64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div32fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11664,19 +11041,17 @@ func Div32fcICtx(src, srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Div64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Div64fcICtx(src, srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDiv64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11700,23 +11075,20 @@ func Div64fcICtx(src, srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivRound8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivRound8uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivRound8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nRndMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11740,23 +11112,20 @@ func DivRound8uSfsCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nRndMode nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivRound16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivRound16uSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivRound16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nRndMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11780,23 +11149,20 @@ func DivRound16uSfsCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nRndMode np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivRound16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivRound16sSfsCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivRound16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nRndMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11819,21 +11185,19 @@ func DivRound16sSfsCtx(src1, src2, dst *nppc.Npp16s, nLength uint64, nRndMode np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivRound8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivRound8uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivRound8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nRndMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11856,21 +11220,19 @@ func DivRound8uISfsCtx(src, srcDst *nppc.Npp8u, nLength uint64, nRndMode nppc.Ro
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivRound16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivRound16uISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivRound16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nRndMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11893,21 +11255,19 @@ func DivRound16uISfsCtx(src, srcDst *nppc.Npp16u, nLength uint64, nRndMode nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DivRound16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func DivRound16sISfsCtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nRndMode nppc.RoundMode, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDivRound16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nRndMode))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11926,19 +11286,17 @@ func DivRound16sISfsCtx(src, srcDst *nppc.Npp16s, nLength uint64, nRndMode nppc.
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs16sCtx(src, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs16sCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11957,19 +11315,17 @@ func Abs16sCtx(src, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs32sCtx(src, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs32sCtx(src, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11988,19 +11344,17 @@ func Abs32sCtx(src, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12019,19 +11373,17 @@ func Abs32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12049,17 +11401,16 @@ func Abs64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs16sICtx(srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs16sICtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12077,17 +11428,16 @@ func Abs16sICtx(srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs32sICtx(srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs32sICtx(srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs32sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12105,17 +11455,16 @@ func Abs32sICtx(srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12133,17 +11482,16 @@ func Abs32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Abs64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Abs64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAbs64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12162,19 +11510,17 @@ func Abs64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12193,19 +11539,17 @@ func Sqr32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12224,19 +11568,17 @@ func Sqr64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12255,19 +11597,17 @@ func Sqr32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12285,17 +11625,16 @@ func Sqr64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12313,17 +11652,16 @@ func Sqr32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12341,17 +11679,16 @@ func Sqr64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12369,17 +11706,16 @@ func Sqr32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqr64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12399,20 +11735,18 @@ func Sqr64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr8uSfsCtx(src, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr8uSfsCtx(src, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12432,20 +11766,18 @@ func Sqr8uSfsCtx(src, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr16uSfsCtx(src, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr16uSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12465,20 +11797,18 @@ func Sqr16uSfsCtx(src, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr16sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12499,20 +11829,18 @@ func Sqr16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr16scSfsCtx(src, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr16scSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12531,18 +11859,17 @@ func Sqr16scSfsCtx(src, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr8uISfsCtx(srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr8uISfsCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12561,18 +11888,17 @@ func Sqr8uISfsCtx(srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr16uISfsCtx(srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr16uISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12591,18 +11917,17 @@ func Sqr16uISfsCtx(srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr16sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12622,18 +11947,17 @@ func Sqr16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqr16scISfsCtx(srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqr16scISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqr16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12652,19 +11976,17 @@ func Sqr16scISfsCtx(srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12683,19 +12005,17 @@ func Sqrt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12714,19 +12034,17 @@ func Sqrt64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12745,19 +12063,17 @@ func Sqrt32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12775,17 +12091,16 @@ func Sqrt64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12803,17 +12118,16 @@ func Sqrt32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12831,17 +12145,16 @@ func Sqrt64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt32fcICtx(srcDst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt32fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12859,17 +12172,16 @@ func Sqrt32fcICtx(srcDst *nppc.Npp32fc, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64fcICtx(srcDst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64fcICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12889,20 +12201,18 @@ func Sqrt64fcICtx(srcDst *nppc.Npp64fc, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt8uSfsCtx(src, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt8uSfsCtx(src, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt8uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12923,20 +12233,18 @@ func Sqrt8uSfsCtx(src, dst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt16uSfsCtx(src, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt16uSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt16uSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12956,20 +12264,18 @@ func Sqrt16uSfsCtx(src, dst *nppc.Npp16u, nLength uint64, nScaleFactor int32, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt16sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12990,20 +12296,18 @@ func Sqrt16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt16scSfsCtx(src, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt16scSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13024,20 +12328,18 @@ func Sqrt16scSfsCtx(src, dst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64sSfsCtx(src, dst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13058,20 +12360,18 @@ func Sqrt64sSfsCtx(src, dst *nppc.Npp64s, nLength uint64, nScaleFactor int32, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt32s16sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt32s16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13092,20 +12392,18 @@ func Sqrt32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScale
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64s16sSfsCtx(src *nppc.Npp64s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64s16sSfsCtx(src ffi.DevicePtr[nppc.Npp64s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64s16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13124,18 +12422,17 @@ func Sqrt64s16sSfsCtx(src *nppc.Npp64s, dst *nppc.Npp16s, nLength uint64, nScale
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt8uISfsCtx(srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt8uISfsCtx(srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt8uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13155,18 +12452,17 @@ func Sqrt8uISfsCtx(srcDst *nppc.Npp8u, nLength uint64, nScaleFactor int32, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt16uISfsCtx(srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt16uISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt16uISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13185,18 +12481,17 @@ func Sqrt16uISfsCtx(srcDst *nppc.Npp16u, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt16sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13216,18 +12511,17 @@ func Sqrt16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt16scISfsCtx(srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt16scISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt16scISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13247,18 +12541,17 @@ func Sqrt16scISfsCtx(srcDst *nppc.Npp16sc, nLength uint64, nScaleFactor int32, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sqrt64sISfsCtx(srcDst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Sqrt64sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSqrt64sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13277,19 +12570,17 @@ func Sqrt64sISfsCtx(srcDst *nppc.Npp64s, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Cubrt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Cubrt32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCubrt32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13310,20 +12601,18 @@ func Cubrt32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Cubrt32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Cubrt32s16sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCubrt32s16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13342,19 +12631,17 @@ func Cubrt32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScal
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Exp32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13373,19 +12660,17 @@ func Exp32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Exp64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13404,19 +12689,17 @@ func Exp64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp32f64fCtx(src *nppc.Npp32f, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Exp32f64fCtx(src ffi.DevicePtr[nppc.Npp32f], dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp32f64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13434,17 +12717,16 @@ func Exp32f64fCtx(src *nppc.Npp32f, dst *nppc.Npp64f, nLength uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Exp32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13462,17 +12744,16 @@ func Exp32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Exp64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13492,20 +12773,18 @@ func Exp64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Exp16sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13525,20 +12804,18 @@ func Exp16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp32sSfsCtx(src, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Exp32sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13558,20 +12835,18 @@ func Exp32sSfsCtx(src, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp64sSfsCtx(src, dst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Exp64sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13590,18 +12865,17 @@ func Exp64sSfsCtx(src, dst *nppc.Npp64s, nLength uint64, nScaleFactor int32, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Exp16sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13620,18 +12894,17 @@ func Exp16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp32sISfsCtx(srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Exp32sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13650,18 +12923,17 @@ func Exp32sISfsCtx(srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Exp64sISfsCtx(srcDst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Exp64sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp64s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procExp64sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13680,19 +12952,17 @@ func Exp64sISfsCtx(srcDst *nppc.Npp64s, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Ln32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13711,19 +12981,17 @@ func Ln32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Ln64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13743,19 +13011,17 @@ func Ln64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln64f32fCtx(src *nppc.Npp64f, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Ln64f32fCtx(src ffi.DevicePtr[nppc.Npp64f], dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn64f32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13773,17 +13039,16 @@ func Ln64f32fCtx(src *nppc.Npp64f, dst *nppc.Npp32f, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Ln32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13801,17 +13066,16 @@ func Ln32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Ln64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13832,20 +13096,18 @@ func Ln64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Ln16sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13866,20 +13128,18 @@ func Ln16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln32sSfsCtx(src, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Ln32sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13900,20 +13160,18 @@ func Ln32sSfsCtx(src, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Ln32s16sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn32s16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13933,18 +13191,17 @@ func Ln32s16sSfsCtx(src *nppc.Npp32s, dst *nppc.Npp16s, nLength uint64, nScaleFa
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Ln16sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn16sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13964,18 +13221,17 @@ func Ln16sISfsCtx(srcDst *nppc.Npp16s, nLength uint64, nScaleFactor int32, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Ln32sISfsCtx(srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Ln32sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLn32sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -13996,20 +13252,18 @@ func Ln32sISfsCtx(srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Npps10Log1032sSfsCtx(src, dst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Npps10Log1032sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNpps10Log1032sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14029,18 +13283,17 @@ func Npps10Log1032sSfsCtx(src, dst *nppc.Npp32s, nLength uint64, nScaleFactor in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Npps10Log1032sISfsCtx(srcDst *nppc.Npp32s, nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Npps10Log1032sISfsCtx(srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNpps10Log1032sISfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14090,21 +13343,18 @@ func SumLnGetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCtx
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SumLn32fCtx(src *nppc.Npp32f, nLength uint64, dst *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func SumLn32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, dst ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSumLn32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14154,21 +13404,18 @@ func SumLnGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCtx
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SumLn64fCtx(src *nppc.Npp64f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func SumLn64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSumLn64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14219,21 +13466,18 @@ func SumLnGetBufferSize32f64fCtx(nLength uint64, hpBufferSize *uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SumLn32f64fCtx(src *nppc.Npp32f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func SumLn32f64fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSumLn32f64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14284,21 +13528,18 @@ func SumLnGetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func SumLn16s32fCtx(src *nppc.Npp16s, nLength uint64, dst *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func SumLn16s32fCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, dst ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSumLn16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14317,19 +13558,17 @@ func SumLn16s32fCtx(src *nppc.Npp16s, nLength uint64, dst *nppc.Npp32f, deviceBu
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Arctan32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Arctan32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procArctan32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14348,19 +13587,17 @@ func Arctan32fCtx(src, dst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Arctan64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Arctan64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procArctan64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14378,17 +13615,16 @@ func Arctan64fCtx(src, dst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Arctan32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Arctan32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procArctan32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14406,17 +13642,16 @@ func Arctan32fICtx(srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Arctan64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Arctan64fICtx(srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procArctan64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14437,21 +13672,19 @@ func Arctan64fICtx(srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Normalize32fCtx(src, dst *nppc.Npp32f, nLength uint64, vSub, vDiv nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Normalize32fCtx(src, dst ffi.DevicePtr[nppc.Npp32f], nLength uint64, vSub, vDiv nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormalize32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(vSub))
 	frame.Float32(float32(vDiv))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14472,21 +13705,19 @@ func Normalize32fCtx(src, dst *nppc.Npp32f, nLength uint64, vSub, vDiv nppc.Npp3
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Normalize32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, vSub nppc.Npp32fc, vDiv nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Normalize32fcCtx(src, dst ffi.DevicePtr[nppc.Npp32fc], nLength uint64, vSub nppc.Npp32fc, vDiv nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormalize32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&vSub), &layoutNpp32fc)
 	frame.Float32(float32(vDiv))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&vSub)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -14508,21 +13739,19 @@ func Normalize32fcCtx(src, dst *nppc.Npp32fc, nLength uint64, vSub nppc.Npp32fc,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Normalize64fCtx(src, dst *nppc.Npp64f, nLength uint64, vSub, vDiv nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func Normalize64fCtx(src, dst ffi.DevicePtr[nppc.Npp64f], nLength uint64, vSub, vDiv nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormalize64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Float64(float64(vSub))
 	frame.Float64(float64(vDiv))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14543,21 +13772,19 @@ func Normalize64fCtx(src, dst *nppc.Npp64f, nLength uint64, vSub, vDiv nppc.Npp6
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Normalize64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, vSub nppc.Npp64fc, vDiv nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
+func Normalize64fcCtx(src, dst ffi.DevicePtr[nppc.Npp64fc], nLength uint64, vSub nppc.Npp64fc, vDiv nppc.Npp64f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormalize64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&vSub), &layoutNpp64fc)
 	frame.Float64(float64(vDiv))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&vSub)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -14580,22 +13807,20 @@ func Normalize64fcCtx(src, dst *nppc.Npp64fc, nLength uint64, vSub nppc.Npp64fc,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Normalize16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, vSub nppc.Npp16s, vDiv, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Normalize16sSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, vSub nppc.Npp16s, vDiv, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormalize16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Int(uintptr(vSub))
 	frame.Int(uintptr(vDiv))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14618,22 +13843,20 @@ func Normalize16sSfsCtx(src, dst *nppc.Npp16s, nLength uint64, vSub nppc.Npp16s,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Normalize16scSfsCtx(src, dst *nppc.Npp16sc, nLength uint64, vSub nppc.Npp16sc, vDiv, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
+func Normalize16scSfsCtx(src, dst ffi.DevicePtr[nppc.Npp16sc], nLength uint64, vSub nppc.Npp16sc, vDiv, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormalize16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&vSub), &layoutNpp16sc)
 	frame.Int(uintptr(vDiv))
 	frame.Int(uintptr(nScaleFactor))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&vSub)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
@@ -14653,18 +13876,17 @@ func Normalize16scSfsCtx(src, dst *nppc.Npp16sc, nLength uint64, vSub nppc.Npp16
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Cauchy32fICtx(srcDst *nppc.Npp32f, nLength uint64, nParam nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func Cauchy32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nParam nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCauchy32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nParam))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14683,18 +13905,17 @@ func Cauchy32fICtx(srcDst *nppc.Npp32f, nLength uint64, nParam nppc.Npp32f, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func CauchyD32fICtx(srcDst *nppc.Npp32f, nLength uint64, nParam nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CauchyD32fICtx(srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nParam nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCauchyD32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nParam))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14715,20 +13936,18 @@ func CauchyD32fICtx(srcDst *nppc.Npp32f, nLength uint64, nParam nppc.Npp32f, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func CauchyDD232fICtx(srcDst, d2FVal *nppc.Npp32f, nLength uint64, nParam nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
+func CauchyDD232fICtx(srcDst, d2FVal ffi.DevicePtr[nppc.Npp32f], nLength uint64, nParam nppc.Npp32f, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCauchyDD232fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
-	frame.Int(uintptr(unsafe.Pointer(d2FVal)))
+	frame.Int(uintptr(srcDst))
+	frame.Int(uintptr(d2FVal))
 	frame.Int(uintptr(nLength))
 	frame.Float32(float32(nParam))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
-	runtime.KeepAlive(d2FVal)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14748,20 +13967,18 @@ func CauchyDD232fICtx(srcDst, d2FVal *nppc.Npp32f, nLength uint64, nParam nppc.N
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AndC8uCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AndC8uCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAndC8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14781,20 +13998,18 @@ func AndC8uCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AndC16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AndC16uCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAndC16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14814,20 +14029,18 @@ func AndC16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AndC32uCtx(src *nppc.Npp32u, nValue nppc.Npp32u, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AndC32uCtx(src ffi.DevicePtr[nppc.Npp32u], nValue nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAndC32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14846,18 +14059,17 @@ func AndC32uCtx(src *nppc.Npp32u, nValue nppc.Npp32u, dst *nppc.Npp32u, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AndC8uICtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AndC8uICtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAndC8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14876,18 +14088,17 @@ func AndC8uICtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AndC16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AndC16uICtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAndC16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14906,18 +14117,17 @@ func AndC16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AndC32uICtx(nValue nppc.Npp32u, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func AndC32uICtx(nValue nppc.Npp32u, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAndC32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14938,21 +14148,18 @@ func AndC32uICtx(nValue nppc.Npp32u, srcDst *nppc.Npp32u, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func And8uCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func And8uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAnd8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14973,21 +14180,18 @@ func And8uCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.Str
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func And16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func And16uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAnd16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15008,21 +14212,18 @@ func And16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func And32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func And32uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAnd32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15042,19 +14243,17 @@ func And32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func And8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func And8uICtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAnd8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15074,19 +14273,17 @@ func And8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func And16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func And16uICtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAnd16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15106,19 +14303,17 @@ func And16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func And32uICtx(src, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func And32uICtx(src, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAnd32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15138,20 +14333,18 @@ func And32uICtx(src, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func OrC8uCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func OrC8uCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOrC8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15171,20 +14364,18 @@ func OrC8uCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint6
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func OrC16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func OrC16uCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOrC16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15204,20 +14395,18 @@ func OrC16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func OrC32uCtx(src *nppc.Npp32u, nValue nppc.Npp32u, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func OrC32uCtx(src ffi.DevicePtr[nppc.Npp32u], nValue nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOrC32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15236,18 +14425,17 @@ func OrC32uCtx(src *nppc.Npp32u, nValue nppc.Npp32u, dst *nppc.Npp32u, nLength u
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func OrC8uICtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func OrC8uICtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOrC8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15266,18 +14454,17 @@ func OrC8uICtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func OrC16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func OrC16uICtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOrC16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15296,18 +14483,17 @@ func OrC16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func OrC32uICtx(nValue nppc.Npp32u, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func OrC32uICtx(nValue nppc.Npp32u, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOrC32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15328,21 +14514,18 @@ func OrC32uICtx(nValue nppc.Npp32u, srcDst *nppc.Npp32u, nLength uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Or8uCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Or8uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOr8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15363,21 +14546,18 @@ func Or8uCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Or16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Or16uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOr16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15398,21 +14578,18 @@ func Or16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Or32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Or32uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOr32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15432,19 +14609,17 @@ func Or32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Or8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Or8uICtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOr8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15464,19 +14639,17 @@ func Or8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Or16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Or16uICtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOr16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15496,19 +14669,17 @@ func Or16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Or32uICtx(src, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Or32uICtx(src, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procOr32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15528,20 +14699,18 @@ func Or32uICtx(src, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.Strea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func XorC8uCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func XorC8uCtx(src ffi.DevicePtr[nppc.Npp8u], nValue nppc.Npp8u, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXorC8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15561,20 +14730,18 @@ func XorC8uCtx(src *nppc.Npp8u, nValue nppc.Npp8u, dst *nppc.Npp8u, nLength uint
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func XorC16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func XorC16uCtx(src ffi.DevicePtr[nppc.Npp16u], nValue nppc.Npp16u, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXorC16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15594,20 +14761,18 @@ func XorC16uCtx(src *nppc.Npp16u, nValue nppc.Npp16u, dst *nppc.Npp16u, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func XorC32uCtx(src *nppc.Npp32u, nValue nppc.Npp32u, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func XorC32uCtx(src ffi.DevicePtr[nppc.Npp32u], nValue nppc.Npp32u, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXorC32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15626,18 +14791,17 @@ func XorC32uCtx(src *nppc.Npp32u, nValue nppc.Npp32u, dst *nppc.Npp32u, nLength 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func XorC8uICtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func XorC8uICtx(nValue nppc.Npp8u, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXorC8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15656,18 +14820,17 @@ func XorC8uICtx(nValue nppc.Npp8u, srcDst *nppc.Npp8u, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func XorC16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func XorC16uICtx(nValue nppc.Npp16u, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXorC16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15686,18 +14849,17 @@ func XorC16uICtx(nValue nppc.Npp16u, srcDst *nppc.Npp16u, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func XorC32uICtx(nValue nppc.Npp32u, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func XorC32uICtx(nValue nppc.Npp32u, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXorC32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15718,21 +14880,18 @@ func XorC32uICtx(nValue nppc.Npp32u, srcDst *nppc.Npp32u, nLength uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Xor8uCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Xor8uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXor8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15753,21 +14912,18 @@ func Xor8uCtx(src1, src2, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.Str
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Xor16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Xor16uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXor16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15788,21 +14944,18 @@ func Xor16uCtx(src1, src2, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Xor32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Xor32uCtx(src1, src2, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXor32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15822,19 +14975,17 @@ func Xor32uCtx(src1, src2, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Xor8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Xor8uICtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXor8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15854,19 +15005,17 @@ func Xor8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.Stream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Xor16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Xor16uICtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXor16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15886,19 +15035,17 @@ func Xor16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Xor32uICtx(src, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Xor32uICtx(src, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procXor32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15917,19 +15064,17 @@ func Xor32uICtx(src, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.Stre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Not8uCtx(src, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Not8uCtx(src, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNot8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15948,19 +15093,17 @@ func Not8uCtx(src, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamCont
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Not16uCtx(src, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Not16uCtx(src, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNot16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -15979,19 +15122,17 @@ func Not16uCtx(src, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Not32uCtx(src, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Not32uCtx(src, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNot32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16009,17 +15150,16 @@ func Not32uCtx(src, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamCo
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Not8uICtx(srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Not8uICtx(srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNot8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16037,17 +15177,16 @@ func Not8uICtx(srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamConte
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Not16uICtx(srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Not16uICtx(srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNot16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16065,17 +15204,16 @@ func Not16uICtx(srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Not32uICtx(srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func Not32uICtx(srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNot32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16095,20 +15233,18 @@ func Not32uICtx(srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamCon
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC8uCtx(src *nppc.Npp8u, nValue int32, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC8uCtx(src ffi.DevicePtr[nppc.Npp8u], nValue int32, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16128,20 +15264,18 @@ func LShiftC8uCtx(src *nppc.Npp8u, nValue int32, dst *nppc.Npp8u, nLength uint64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC16uCtx(src *nppc.Npp16u, nValue int32, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC16uCtx(src ffi.DevicePtr[nppc.Npp16u], nValue int32, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16161,20 +15295,18 @@ func LShiftC16uCtx(src *nppc.Npp16u, nValue int32, dst *nppc.Npp16u, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC16sCtx(src *nppc.Npp16s, nValue int32, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC16sCtx(src ffi.DevicePtr[nppc.Npp16s], nValue int32, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16194,20 +15326,18 @@ func LShiftC16sCtx(src *nppc.Npp16s, nValue int32, dst *nppc.Npp16s, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC32uCtx(src *nppc.Npp32u, nValue int32, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC32uCtx(src ffi.DevicePtr[nppc.Npp32u], nValue int32, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16227,20 +15357,18 @@ func LShiftC32uCtx(src *nppc.Npp32u, nValue int32, dst *nppc.Npp32u, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC32sCtx(src *nppc.Npp32s, nValue int32, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC32sCtx(src ffi.DevicePtr[nppc.Npp32s], nValue int32, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16259,18 +15387,17 @@ func LShiftC32sCtx(src *nppc.Npp32s, nValue int32, dst *nppc.Npp32s, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC8uICtx(nValue int32, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC8uICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16289,18 +15416,17 @@ func LShiftC8uICtx(nValue int32, srcDst *nppc.Npp8u, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC16uICtx(nValue int32, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC16uICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16319,18 +15445,17 @@ func LShiftC16uICtx(nValue int32, srcDst *nppc.Npp16u, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC16sICtx(nValue int32, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC16sICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16349,18 +15474,17 @@ func LShiftC16sICtx(nValue int32, srcDst *nppc.Npp16s, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC32uICtx(nValue int32, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC32uICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16379,18 +15503,17 @@ func LShiftC32uICtx(nValue int32, srcDst *nppc.Npp32u, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func LShiftC32sICtx(nValue int32, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func LShiftC32sICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procLShiftC32sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16410,20 +15533,18 @@ func LShiftC32sICtx(nValue int32, srcDst *nppc.Npp32s, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC8uCtx(src *nppc.Npp8u, nValue int32, dst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC8uCtx(src ffi.DevicePtr[nppc.Npp8u], nValue int32, dst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16443,20 +15564,18 @@ func RShiftC8uCtx(src *nppc.Npp8u, nValue int32, dst *nppc.Npp8u, nLength uint64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC16uCtx(src *nppc.Npp16u, nValue int32, dst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC16uCtx(src ffi.DevicePtr[nppc.Npp16u], nValue int32, dst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16476,20 +15595,18 @@ func RShiftC16uCtx(src *nppc.Npp16u, nValue int32, dst *nppc.Npp16u, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC16sCtx(src *nppc.Npp16s, nValue int32, dst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC16sCtx(src ffi.DevicePtr[nppc.Npp16s], nValue int32, dst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16509,20 +15626,18 @@ func RShiftC16sCtx(src *nppc.Npp16s, nValue int32, dst *nppc.Npp16s, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC32uCtx(src *nppc.Npp32u, nValue int32, dst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC32uCtx(src ffi.DevicePtr[nppc.Npp32u], nValue int32, dst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16542,20 +15657,18 @@ func RShiftC32uCtx(src *nppc.Npp32u, nValue int32, dst *nppc.Npp32u, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC32sCtx(src *nppc.Npp32s, nValue int32, dst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC32sCtx(src ffi.DevicePtr[nppc.Npp32s], nValue int32, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16574,18 +15687,17 @@ func RShiftC32sCtx(src *nppc.Npp32s, nValue int32, dst *nppc.Npp32s, nLength uin
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC8uICtx(nValue int32, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC8uICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16604,18 +15716,17 @@ func RShiftC8uICtx(nValue int32, srcDst *nppc.Npp8u, nLength uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC16uICtx(nValue int32, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC16uICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16634,18 +15745,17 @@ func RShiftC16uICtx(nValue int32, srcDst *nppc.Npp16u, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC16sICtx(nValue int32, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC16sICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16664,18 +15774,17 @@ func RShiftC16sICtx(nValue int32, srcDst *nppc.Npp16s, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC32uICtx(nValue int32, srcDst *nppc.Npp32u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC32uICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp32u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC32uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16694,18 +15803,17 @@ func RShiftC32uICtx(nValue int32, srcDst *nppc.Npp32u, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func RShiftC32sICtx(nValue int32, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func RShiftC32sICtx(nValue int32, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procRShiftC32sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(nValue))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16724,19 +15832,17 @@ func RShiftC32sICtx(nValue int32, srcDst *nppc.Npp32s, nLength uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinEvery8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MinEvery8uICtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinEvery8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16755,19 +15861,17 @@ func MinEvery8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinEvery16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MinEvery16uICtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinEvery16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16786,19 +15890,17 @@ func MinEvery16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinEvery16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MinEvery16sICtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinEvery16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16817,19 +15919,17 @@ func MinEvery16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinEvery32sICtx(src, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MinEvery32sICtx(src, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinEvery32sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16848,19 +15948,17 @@ func MinEvery32sICtx(src, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinEvery32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MinEvery32fICtx(src, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinEvery32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16879,19 +15977,17 @@ func MinEvery32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinEvery64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MinEvery64fICtx(src, srcDst ffi.DevicePtr[nppc.Npp64f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinEvery64fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16910,19 +16006,17 @@ func MinEvery64fICtx(src, srcDst *nppc.Npp64f, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxEvery8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MaxEvery8uICtx(src, srcDst ffi.DevicePtr[nppc.Npp8u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxEvery8uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16941,19 +16035,17 @@ func MaxEvery8uICtx(src, srcDst *nppc.Npp8u, nLength uint64, nppStreamCtx nppc.S
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxEvery16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MaxEvery16uICtx(src, srcDst ffi.DevicePtr[nppc.Npp16u], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxEvery16uICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -16972,19 +16064,17 @@ func MaxEvery16uICtx(src, srcDst *nppc.Npp16u, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxEvery16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MaxEvery16sICtx(src, srcDst ffi.DevicePtr[nppc.Npp16s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxEvery16sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17003,19 +16093,17 @@ func MaxEvery16sICtx(src, srcDst *nppc.Npp16s, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxEvery32sICtx(src, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MaxEvery32sICtx(src, srcDst ffi.DevicePtr[nppc.Npp32s], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxEvery32sICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17034,19 +16122,17 @@ func MaxEvery32sICtx(src, srcDst *nppc.Npp32s, nLength uint64, nppStreamCtx nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxEvery32fICtx(src, srcDst *nppc.Npp32f, nLength uint64, nppStreamCtx nppc.StreamContext) error {
+func MaxEvery32fICtx(src, srcDst ffi.DevicePtr[nppc.Npp32f], nLength uint64, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxEvery32fICtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(srcDst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(srcDst))
 	frame.Int(uintptr(nLength))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(srcDst)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17338,21 +16424,18 @@ func SumGetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum32fCtx(src *nppc.Npp32f, nLength uint64, sum *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, sum ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(sum))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17374,21 +16457,18 @@ func Sum32fCtx(src *nppc.Npp32f, nLength uint64, sum *nppc.Npp32f, deviceBuffer 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum32fcCtx(src *nppc.Npp32fc, nLength uint64, sum *nppc.Npp32fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nLength uint64, sum ffi.DevicePtr[nppc.Npp32fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(sum))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17410,21 +16490,18 @@ func Sum32fcCtx(src *nppc.Npp32fc, nLength uint64, sum *nppc.Npp32fc, deviceBuff
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum64fCtx(src *nppc.Npp64f, nLength uint64, sum *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, sum ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(sum))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17446,21 +16523,18 @@ func Sum64fCtx(src *nppc.Npp64f, nLength uint64, sum *nppc.Npp64f, deviceBuffer 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum64fcCtx(src *nppc.Npp64fc, nLength uint64, sum *nppc.Npp64fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nLength uint64, sum ffi.DevicePtr[nppc.Npp64fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(sum))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17483,22 +16557,19 @@ func Sum64fcCtx(src *nppc.Npp64fc, nLength uint64, sum *nppc.Npp64fc, deviceBuff
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum16sSfsCtx(src *nppc.Npp16s, nLength uint64, sum *nppc.Npp16s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, sum ffi.DevicePtr[nppc.Npp16s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
+	frame.Int(uintptr(sum))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17521,22 +16592,19 @@ func Sum16sSfsCtx(src *nppc.Npp16s, nLength uint64, sum *nppc.Npp16s, nScaleFact
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum32sSfsCtx(src *nppc.Npp32s, nLength uint64, sum *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum32sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, sum ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
+	frame.Int(uintptr(sum))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17559,22 +16627,19 @@ func Sum32sSfsCtx(src *nppc.Npp32s, nLength uint64, sum *nppc.Npp32s, nScaleFact
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum16scSfsCtx(src *nppc.Npp16sc, nLength uint64, sum *nppc.Npp16sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nLength uint64, sum ffi.DevicePtr[nppc.Npp16sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
+	frame.Int(uintptr(sum))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17598,22 +16663,19 @@ func Sum16scSfsCtx(src *nppc.Npp16sc, nLength uint64, sum *nppc.Npp16sc, nScaleF
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum16sc32scSfsCtx(src *nppc.Npp16sc, nLength uint64, sum *nppc.Npp32sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum16sc32scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nLength uint64, sum ffi.DevicePtr[nppc.Npp32sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum16sc32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
+	frame.Int(uintptr(sum))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17636,22 +16698,19 @@ func Sum16sc32scSfsCtx(src *nppc.Npp16sc, nLength uint64, sum *nppc.Npp32sc, nSc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Sum16s32sSfsCtx(src *nppc.Npp16s, nLength uint64, sum *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Sum16s32sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, sum ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSum16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(sum)))
+	frame.Int(uintptr(sum))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(sum)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17793,21 +16852,18 @@ func MaxGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCtx n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Max16sCtx(src *nppc.Npp16s, nLength uint64, pMax *nppc.Npp16s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Max16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, pMax ffi.DevicePtr[nppc.Npp16s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMax16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17829,21 +16885,18 @@ func Max16sCtx(src *nppc.Npp16s, nLength uint64, pMax *nppc.Npp16s, deviceBuffer
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Max32sCtx(src *nppc.Npp32s, nLength uint64, pMax *nppc.Npp32s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Max32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, pMax ffi.DevicePtr[nppc.Npp32s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMax32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17865,21 +16918,18 @@ func Max32sCtx(src *nppc.Npp32s, nLength uint64, pMax *nppc.Npp32s, deviceBuffer
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Max32fCtx(src *nppc.Npp32f, nLength uint64, pMax *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Max32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, pMax ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMax32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -17901,21 +16951,18 @@ func Max32fCtx(src *nppc.Npp32f, nLength uint64, pMax *nppc.Npp32f, deviceBuffer
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Max64fCtx(src *nppc.Npp64f, nLength uint64, pMax *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Max64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, pMax ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMax64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18058,23 +17105,19 @@ func MaxIndxGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxIndx16sCtx(src *nppc.Npp16s, nLength uint64, pMax *nppc.Npp16s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxIndx16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, pMax ffi.DevicePtr[nppc.Npp16s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxIndx16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18097,23 +17140,19 @@ func MaxIndx16sCtx(src *nppc.Npp16s, nLength uint64, pMax *nppc.Npp16s, indx *in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxIndx32sCtx(src *nppc.Npp32s, nLength uint64, pMax *nppc.Npp32s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxIndx32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, pMax ffi.DevicePtr[nppc.Npp32s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxIndx32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18136,23 +17175,19 @@ func MaxIndx32sCtx(src *nppc.Npp32s, nLength uint64, pMax *nppc.Npp32s, indx *in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxIndx32fCtx(src *nppc.Npp32f, nLength uint64, pMax *nppc.Npp32f, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxIndx32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, pMax ffi.DevicePtr[nppc.Npp32f], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxIndx32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18175,23 +17210,19 @@ func MaxIndx32fCtx(src *nppc.Npp32f, nLength uint64, pMax *nppc.Npp32f, indx *in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxIndx64fCtx(src *nppc.Npp64f, nLength uint64, pMax *nppc.Npp64f, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxIndx64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, pMax ffi.DevicePtr[nppc.Npp64f], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxIndx64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18273,21 +17304,18 @@ func MaxAbsGetBufferSize32sCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxAbs16sCtx(src *nppc.Npp16s, nLength uint64, maxAbs *nppc.Npp16s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxAbs16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, maxAbs ffi.DevicePtr[nppc.Npp16s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxAbs16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(maxAbs)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(maxAbs))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(maxAbs)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18309,21 +17337,18 @@ func MaxAbs16sCtx(src *nppc.Npp16s, nLength uint64, maxAbs *nppc.Npp16s, deviceB
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxAbs32sCtx(src *nppc.Npp32s, nLength uint64, maxAbs *nppc.Npp32s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxAbs32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, maxAbs ffi.DevicePtr[nppc.Npp32s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxAbs32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(maxAbs)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(maxAbs))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(maxAbs)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18406,23 +17431,19 @@ func MaxAbsIndxGetBufferSize32sCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxAbsIndx16sCtx(src *nppc.Npp16s, nLength uint64, maxAbs *nppc.Npp16s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxAbsIndx16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, maxAbs ffi.DevicePtr[nppc.Npp16s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxAbsIndx16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(maxAbs)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(maxAbs))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(maxAbs)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18445,23 +17466,19 @@ func MaxAbsIndx16sCtx(src *nppc.Npp16s, nLength uint64, maxAbs *nppc.Npp16s, ind
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaxAbsIndx32sCtx(src *nppc.Npp32s, nLength uint64, maxAbs *nppc.Npp32s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaxAbsIndx32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, maxAbs ffi.DevicePtr[nppc.Npp32s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaxAbsIndx32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(maxAbs)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(maxAbs))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(maxAbs)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18603,21 +17620,18 @@ func MinGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCtx n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Min16sCtx(src *nppc.Npp16s, nLength uint64, pMin *nppc.Npp16s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Min16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, pMin ffi.DevicePtr[nppc.Npp16s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMin16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18639,21 +17653,18 @@ func Min16sCtx(src *nppc.Npp16s, nLength uint64, pMin *nppc.Npp16s, deviceBuffer
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Min32sCtx(src *nppc.Npp32s, nLength uint64, pMin *nppc.Npp32s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Min32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMin32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18675,21 +17686,18 @@ func Min32sCtx(src *nppc.Npp32s, nLength uint64, pMin *nppc.Npp32s, deviceBuffer
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Min32fCtx(src *nppc.Npp32f, nLength uint64, pMin *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Min32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMin32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18711,21 +17719,18 @@ func Min32fCtx(src *nppc.Npp32f, nLength uint64, pMin *nppc.Npp32f, deviceBuffer
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Min64fCtx(src *nppc.Npp64f, nLength uint64, pMin *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Min64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, pMin ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMin64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18868,23 +17873,19 @@ func MinIndxGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinIndx16sCtx(src *nppc.Npp16s, nLength uint64, pMin *nppc.Npp16s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinIndx16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, pMin ffi.DevicePtr[nppc.Npp16s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinIndx16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18907,23 +17908,19 @@ func MinIndx16sCtx(src *nppc.Npp16s, nLength uint64, pMin *nppc.Npp16s, indx *in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinIndx32sCtx(src *nppc.Npp32s, nLength uint64, pMin *nppc.Npp32s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinIndx32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinIndx32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18946,23 +17943,19 @@ func MinIndx32sCtx(src *nppc.Npp32s, nLength uint64, pMin *nppc.Npp32s, indx *in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinIndx32fCtx(src *nppc.Npp32f, nLength uint64, pMin *nppc.Npp32f, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinIndx32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32f], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinIndx32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -18985,23 +17978,19 @@ func MinIndx32fCtx(src *nppc.Npp32f, nLength uint64, pMin *nppc.Npp32f, indx *in
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinIndx64fCtx(src *nppc.Npp64f, nLength uint64, pMin *nppc.Npp64f, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinIndx64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, pMin ffi.DevicePtr[nppc.Npp64f], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinIndx64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19083,21 +18072,18 @@ func MinAbsGetBufferSize32sCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinAbs16sCtx(src *nppc.Npp16s, nLength uint64, minAbs *nppc.Npp16s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinAbs16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, minAbs ffi.DevicePtr[nppc.Npp16s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinAbs16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(minAbs)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(minAbs))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(minAbs)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19119,21 +18105,18 @@ func MinAbs16sCtx(src *nppc.Npp16s, nLength uint64, minAbs *nppc.Npp16s, deviceB
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinAbs32sCtx(src *nppc.Npp32s, nLength uint64, minAbs *nppc.Npp32s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinAbs32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, minAbs ffi.DevicePtr[nppc.Npp32s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinAbs32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(minAbs)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(minAbs))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(minAbs)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19216,23 +18199,19 @@ func MinAbsIndxGetBufferSize32sCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinAbsIndx16sCtx(src *nppc.Npp16s, nLength uint64, minAbs *nppc.Npp16s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinAbsIndx16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, minAbs ffi.DevicePtr[nppc.Npp16s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinAbsIndx16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(minAbs)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(minAbs))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(minAbs)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19255,23 +18234,19 @@ func MinAbsIndx16sCtx(src *nppc.Npp16s, nLength uint64, minAbs *nppc.Npp16s, ind
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinAbsIndx32sCtx(src *nppc.Npp32s, nLength uint64, minAbs *nppc.Npp32s, indx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinAbsIndx32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, minAbs ffi.DevicePtr[nppc.Npp32s], indx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinAbsIndx32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(minAbs)))
-	frame.Int(uintptr(unsafe.Pointer(indx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(minAbs))
+	frame.Int(uintptr(indx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(minAbs)
-	runtime.KeepAlive(indx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19503,21 +18478,18 @@ func MeanGetBufferSize16scSfsCtx(nLength uint64, hpBufferSize *uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean32fCtx(src *nppc.Npp32f, nLength uint64, mean *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, mean ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19539,21 +18511,18 @@ func Mean32fCtx(src *nppc.Npp32f, nLength uint64, mean *nppc.Npp32f, deviceBuffe
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean32fcCtx(src *nppc.Npp32fc, nLength uint64, mean *nppc.Npp32fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean32fcCtx(src ffi.DevicePtr[nppc.Npp32fc], nLength uint64, mean ffi.DevicePtr[nppc.Npp32fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19575,21 +18544,18 @@ func Mean32fcCtx(src *nppc.Npp32fc, nLength uint64, mean *nppc.Npp32fc, deviceBu
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean64fCtx(src *nppc.Npp64f, nLength uint64, mean *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, mean ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19611,21 +18577,18 @@ func Mean64fCtx(src *nppc.Npp64f, nLength uint64, mean *nppc.Npp64f, deviceBuffe
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean64fcCtx(src *nppc.Npp64fc, nLength uint64, mean *nppc.Npp64fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean64fcCtx(src ffi.DevicePtr[nppc.Npp64fc], nLength uint64, mean ffi.DevicePtr[nppc.Npp64fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19648,22 +18611,19 @@ func Mean64fcCtx(src *nppc.Npp64fc, nLength uint64, mean *nppc.Npp64fc, deviceBu
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean16sSfsCtx(src *nppc.Npp16s, nLength uint64, mean *nppc.Npp16s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, mean ffi.DevicePtr[nppc.Npp16s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
+	frame.Int(uintptr(mean))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19686,22 +18646,19 @@ func Mean16sSfsCtx(src *nppc.Npp16s, nLength uint64, mean *nppc.Npp16s, nScaleFa
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean32sSfsCtx(src *nppc.Npp32s, nLength uint64, mean *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean32sSfsCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, mean ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
+	frame.Int(uintptr(mean))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19724,22 +18681,19 @@ func Mean32sSfsCtx(src *nppc.Npp32s, nLength uint64, mean *nppc.Npp32s, nScaleFa
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Mean16scSfsCtx(src *nppc.Npp16sc, nLength uint64, mean *nppc.Npp16sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Mean16scSfsCtx(src ffi.DevicePtr[nppc.Npp16sc], nLength uint64, mean ffi.DevicePtr[nppc.Npp16sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMean16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
+	frame.Int(uintptr(mean))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19881,21 +18835,18 @@ func StdDevGetBufferSize16sSfsCtx(nLength uint64, hpBufferSize *uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func StdDev32fCtx(src *nppc.Npp32f, nLength uint64, stdDev *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func StdDev32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, stdDev ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procStdDev32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(stdDev))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19917,21 +18868,18 @@ func StdDev32fCtx(src *nppc.Npp32f, nLength uint64, stdDev *nppc.Npp32f, deviceB
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func StdDev64fCtx(src *nppc.Npp64f, nLength uint64, stdDev *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func StdDev64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, stdDev ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procStdDev64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(stdDev))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19954,22 +18902,19 @@ func StdDev64fCtx(src *nppc.Npp64f, nLength uint64, stdDev *nppc.Npp64f, deviceB
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func StdDev16s32sSfsCtx(src *nppc.Npp16s, nLength uint64, stdDev *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func StdDev16s32sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, stdDev ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procStdDev16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
+	frame.Int(uintptr(stdDev))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -19992,22 +18937,19 @@ func StdDev16s32sSfsCtx(src *nppc.Npp16s, nLength uint64, stdDev *nppc.Npp32s, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func StdDev16sSfsCtx(src *nppc.Npp16s, nLength uint64, stdDev *nppc.Npp16s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func StdDev16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, stdDev ffi.DevicePtr[nppc.Npp16s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procStdDev16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
+	frame.Int(uintptr(stdDev))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20150,23 +19092,19 @@ func MeanStdDevGetBufferSize16sSfsCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MeanStdDev32fCtx(src *nppc.Npp32f, nLength uint64, mean, stdDev *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MeanStdDev32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, mean, stdDev ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMeanStdDev32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(stdDev))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20189,23 +19127,19 @@ func MeanStdDev32fCtx(src *nppc.Npp32f, nLength uint64, mean, stdDev *nppc.Npp32
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MeanStdDev64fCtx(src *nppc.Npp64f, nLength uint64, mean, stdDev *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MeanStdDev64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, mean, stdDev ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMeanStdDev64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(stdDev))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20230,24 +19164,20 @@ func MeanStdDev64fCtx(src *nppc.Npp64f, nLength uint64, mean, stdDev *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MeanStdDev16s32sSfsCtx(src *nppc.Npp16s, nLength uint64, mean, stdDev *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MeanStdDev16s32sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, mean, stdDev ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMeanStdDev16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(stdDev))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20272,24 +19202,20 @@ func MeanStdDev16s32sSfsCtx(src *nppc.Npp16s, nLength uint64, mean, stdDev *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MeanStdDev16sSfsCtx(src *nppc.Npp16s, nLength uint64, mean, stdDev *nppc.Npp16s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MeanStdDev16sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, mean, stdDev ffi.DevicePtr[nppc.Npp16s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMeanStdDev16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(mean)))
-	frame.Int(uintptr(unsafe.Pointer(stdDev)))
+	frame.Int(uintptr(mean))
+	frame.Int(uintptr(stdDev))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(mean)
-	runtime.KeepAlive(stdDev)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20515,23 +19441,19 @@ func MinMaxGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax8uCtx(src *nppc.Npp8u, nLength uint64, pMin, pMax, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax8uCtx(src ffi.DevicePtr[nppc.Npp8u], nLength uint64, pMin, pMax, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20554,23 +19476,19 @@ func MinMax8uCtx(src *nppc.Npp8u, nLength uint64, pMin, pMax, deviceBuffer *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax16sCtx(src *nppc.Npp16s, nLength uint64, pMin, pMax *nppc.Npp16s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, pMin, pMax ffi.DevicePtr[nppc.Npp16s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20593,23 +19511,19 @@ func MinMax16sCtx(src *nppc.Npp16s, nLength uint64, pMin, pMax *nppc.Npp16s, dev
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax16uCtx(src *nppc.Npp16u, nLength uint64, pMin, pMax *nppc.Npp16u, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax16uCtx(src ffi.DevicePtr[nppc.Npp16u], nLength uint64, pMin, pMax ffi.DevicePtr[nppc.Npp16u], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20632,23 +19546,19 @@ func MinMax16uCtx(src *nppc.Npp16u, nLength uint64, pMin, pMax *nppc.Npp16u, dev
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax32uCtx(src *nppc.Npp32u, nLength uint64, pMin, pMax *nppc.Npp32u, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax32uCtx(src ffi.DevicePtr[nppc.Npp32u], nLength uint64, pMin, pMax ffi.DevicePtr[nppc.Npp32u], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20671,23 +19581,19 @@ func MinMax32uCtx(src *nppc.Npp32u, nLength uint64, pMin, pMax *nppc.Npp32u, dev
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax32sCtx(src *nppc.Npp32s, nLength uint64, pMin, pMax *nppc.Npp32s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, pMin, pMax ffi.DevicePtr[nppc.Npp32s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20710,23 +19616,19 @@ func MinMax32sCtx(src *nppc.Npp32s, nLength uint64, pMin, pMax *nppc.Npp32s, dev
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax32fCtx(src *nppc.Npp32f, nLength uint64, pMin, pMax *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, pMin, pMax ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20749,23 +19651,19 @@ func MinMax32fCtx(src *nppc.Npp32f, nLength uint64, pMin, pMax *nppc.Npp32f, dev
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMax64fCtx(src *nppc.Npp64f, nLength uint64, pMin, pMax *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMax64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, pMin, pMax ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMax64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -20993,27 +19891,21 @@ func MinMaxIndxGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx8uCtx(src *nppc.Npp8u, nLength uint64, pMin *nppc.Npp8u, minIndx *int32, pMax *nppc.Npp8u, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx8uCtx(src ffi.DevicePtr[nppc.Npp8u], nLength uint64, pMin ffi.DevicePtr[nppc.Npp8u], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp8u], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21038,27 +19930,21 @@ func MinMaxIndx8uCtx(src *nppc.Npp8u, nLength uint64, pMin *nppc.Npp8u, minIndx 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx16sCtx(src *nppc.Npp16s, nLength uint64, pMin *nppc.Npp16s, minIndx *int32, pMax *nppc.Npp16s, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx16sCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, pMin ffi.DevicePtr[nppc.Npp16s], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp16s], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21083,27 +19969,21 @@ func MinMaxIndx16sCtx(src *nppc.Npp16s, nLength uint64, pMin *nppc.Npp16s, minIn
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx16uCtx(src *nppc.Npp16u, nLength uint64, pMin *nppc.Npp16u, minIndx *int32, pMax *nppc.Npp16u, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx16uCtx(src ffi.DevicePtr[nppc.Npp16u], nLength uint64, pMin ffi.DevicePtr[nppc.Npp16u], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp16u], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21128,27 +20008,21 @@ func MinMaxIndx16uCtx(src *nppc.Npp16u, nLength uint64, pMin *nppc.Npp16u, minIn
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx32sCtx(src *nppc.Npp32s, nLength uint64, pMin *nppc.Npp32s, minIndx *int32, pMax *nppc.Npp32s, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32s], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp32s], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21173,27 +20047,21 @@ func MinMaxIndx32sCtx(src *nppc.Npp32s, nLength uint64, pMin *nppc.Npp32s, minIn
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx32uCtx(src *nppc.Npp32u, nLength uint64, pMin *nppc.Npp32u, minIndx *int32, pMax *nppc.Npp32u, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx32uCtx(src ffi.DevicePtr[nppc.Npp32u], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32u], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp32u], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21218,27 +20086,21 @@ func MinMaxIndx32uCtx(src *nppc.Npp32u, nLength uint64, pMin *nppc.Npp32u, minIn
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx32fCtx(src *nppc.Npp32f, nLength uint64, pMin *nppc.Npp32f, minIndx *int32, pMax *nppc.Npp32f, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, pMin ffi.DevicePtr[nppc.Npp32f], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp32f], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21263,27 +20125,21 @@ func MinMaxIndx32fCtx(src *nppc.Npp32f, nLength uint64, pMin *nppc.Npp32f, minIn
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MinMaxIndx64fCtx(src *nppc.Npp64f, nLength uint64, pMin *nppc.Npp64f, minIndx *int32, pMax *nppc.Npp64f, maxIndx *int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MinMaxIndx64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, pMin ffi.DevicePtr[nppc.Npp64f], minIndx ffi.DevicePtr[int32], pMax ffi.DevicePtr[nppc.Npp64f], maxIndx ffi.DevicePtr[int32], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMinMaxIndx64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(pMin)))
-	frame.Int(uintptr(unsafe.Pointer(minIndx)))
-	frame.Int(uintptr(unsafe.Pointer(pMax)))
-	frame.Int(uintptr(unsafe.Pointer(maxIndx)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(pMin))
+	frame.Int(uintptr(minIndx))
+	frame.Int(uintptr(pMax))
+	frame.Int(uintptr(maxIndx))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(pMin)
-	runtime.KeepAlive(minIndx)
-	runtime.KeepAlive(pMax)
-	runtime.KeepAlive(maxIndx)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21334,21 +20190,18 @@ func NormInfGetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormInf32fCtx(src *nppc.Npp32f, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormInf32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormInf32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21399,21 +20252,18 @@ func NormInfGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormInf64fCtx(src *nppc.Npp64f, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormInf64fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormInf64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21465,21 +20315,18 @@ func NormInfGetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormInf16s32fCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormInf16s32fCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormInf16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21530,21 +20377,18 @@ func NormInfGetBufferSize32fc32fCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormInf32fc32fCtx(src *nppc.Npp32fc, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormInf32fc32fCtx(src ffi.DevicePtr[nppc.Npp32fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormInf32fc32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21595,21 +20439,18 @@ func NormInfGetBufferSize64fc64fCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormInf64fc64fCtx(src *nppc.Npp64fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormInf64fc64fCtx(src ffi.DevicePtr[nppc.Npp64fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormInf64fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21663,22 +20504,19 @@ func NormInfGetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormInf16s32sSfsCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormInf16s32sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormInf16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21729,21 +20567,18 @@ func NormL1GetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL132fCtx(src *nppc.Npp32f, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL132fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL132fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21794,21 +20629,18 @@ func NormL1GetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL164fCtx(src *nppc.Npp64f, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL164fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL164fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21860,21 +20692,18 @@ func NormL1GetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL116s32fCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL116s32fCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL116s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21925,21 +20754,18 @@ func NormL1GetBufferSize32fc64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL132fc64fCtx(src *nppc.Npp32fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL132fc64fCtx(src ffi.DevicePtr[nppc.Npp32fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL132fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -21990,21 +20816,18 @@ func NormL1GetBufferSize64fc64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL164fc64fCtx(src *nppc.Npp64fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL164fc64fCtx(src ffi.DevicePtr[nppc.Npp64fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL164fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22057,22 +20880,19 @@ func NormL1GetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL116s32sSfsCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL116s32sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL116s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22125,22 +20945,19 @@ func NormL1GetBufferSize16s64sSfsCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL116s64sSfsCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp64s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL116s64sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp64s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL116s64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22191,21 +21008,18 @@ func NormL2GetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL232fCtx(src *nppc.Npp32f, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL232fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL232fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22256,21 +21070,18 @@ func NormL2GetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamCt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL264fCtx(src *nppc.Npp64f, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL264fCtx(src ffi.DevicePtr[nppc.Npp64f], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL264fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22322,21 +21133,18 @@ func NormL2GetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppStrea
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL216s32fCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL216s32fCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL216s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22387,21 +21195,18 @@ func NormL2GetBufferSize32fc64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL232fc64fCtx(src *nppc.Npp32fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL232fc64fCtx(src ffi.DevicePtr[nppc.Npp32fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL232fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22452,21 +21257,18 @@ func NormL2GetBufferSize64fc64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL264fc64fCtx(src *nppc.Npp64fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL264fc64fCtx(src ffi.DevicePtr[nppc.Npp64fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL264fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22519,22 +21321,19 @@ func NormL2GetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL216s32sSfsCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL216s32sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL216s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22588,22 +21387,19 @@ func NormL2SqrGetBufferSize16s64sSfsCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormL2Sqr16s64sSfsCtx(src *nppc.Npp16s, nLength uint64, norm *nppc.Npp64s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormL2Sqr16s64sSfsCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp64s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormL2Sqr16s64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22655,23 +21451,19 @@ func NormDiffInfGetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffInf32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffInf32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffInf32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22723,23 +21515,19 @@ func NormDiffInfGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffInf64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffInf64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffInf64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22793,23 +21581,19 @@ func NormDiffInfGetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffInf16s32fCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffInf16s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffInf16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22863,23 +21647,19 @@ func NormDiffInfGetBufferSize32fc32fCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffInf32fc32fCtx(src1, src2 *nppc.Npp32fc, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffInf32fc32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffInf32fc32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -22933,23 +21713,19 @@ func NormDiffInfGetBufferSize64fc64fCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffInf64fc64fCtx(src1, src2 *nppc.Npp64fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffInf64fc64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffInf64fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23004,24 +21780,20 @@ func NormDiffInfGetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, 
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffInf16s32sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffInf16s32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffInf16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23073,23 +21845,19 @@ func NormDiffL1GetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL132fCtx(src1, src2 *nppc.Npp32f, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL132fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL132fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23141,23 +21909,19 @@ func NormDiffL1GetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL164fCtx(src1, src2 *nppc.Npp64f, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL164fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL164fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23210,23 +21974,19 @@ func NormDiffL1GetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL116s32fCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL116s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL116s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23280,23 +22040,19 @@ func NormDiffL1GetBufferSize32fc64fCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL132fc64fCtx(src1, src2 *nppc.Npp32fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL132fc64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL132fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23350,23 +22106,19 @@ func NormDiffL1GetBufferSize64fc64fCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL164fc64fCtx(src1, src2 *nppc.Npp64fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL164fc64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL164fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23421,24 +22173,20 @@ func NormDiffL1GetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL116s32sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL116s32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL116s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23493,24 +22241,20 @@ func NormDiffL1GetBufferSize16s64sSfsCtx(nLength uint64, hpBufferSize *uint64, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL116s64sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp64s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL116s64sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp64s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL116s64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23562,23 +22306,19 @@ func NormDiffL2GetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL232fCtx(src1, src2 *nppc.Npp32f, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL232fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL232fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23630,23 +22370,19 @@ func NormDiffL2GetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL264fCtx(src1, src2 *nppc.Npp64f, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL264fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL264fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23699,23 +22435,19 @@ func NormDiffL2GetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL216s32fCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL216s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL216s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23769,23 +22501,19 @@ func NormDiffL2GetBufferSize32fc64fCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL232fc64fCtx(src1, src2 *nppc.Npp32fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL232fc64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL232fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23839,23 +22567,19 @@ func NormDiffL2GetBufferSize64fc64fCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL264fc64fCtx(src1, src2 *nppc.Npp64fc, nLength uint64, norm *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL264fc64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, norm ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL264fc64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(norm))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23910,24 +22634,20 @@ func NormDiffL2GetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL216s32sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL216s32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL216s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -23982,24 +22702,20 @@ func NormDiffL2SqrGetBufferSize16s64sSfsCtx(nLength uint64, hpBufferSize *uint64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func NormDiffL2Sqr16s64sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, norm *nppc.Npp64s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func NormDiffL2Sqr16s64sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, norm ffi.DevicePtr[nppc.Npp64s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procNormDiffL2Sqr16s64sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(norm)))
+	frame.Int(uintptr(norm))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(norm)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24051,23 +22767,19 @@ func DotProdGetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dp *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, dp ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24120,23 +22832,19 @@ func DotProdGetBufferSize32fcCtx(nLength uint64, hpBufferSize *uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dp *nppc.Npp32fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24189,23 +22897,19 @@ func DotProdGetBufferSize32f32fcCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32f32fcCtx(src1 *nppc.Npp32f, src2 *nppc.Npp32fc, nLength uint64, dp *nppc.Npp32fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32f32fcCtx(src1 ffi.DevicePtr[nppc.Npp32f], src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32f32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24257,23 +22961,19 @@ func DotProdGetBufferSize32f64fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32f64fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dp *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32f64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, dp ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32f64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24326,23 +23026,19 @@ func DotProdGetBufferSize32fc64fcCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32fc64fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dp *nppc.Npp64fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32fc64fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dp ffi.DevicePtr[nppc.Npp64fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32fc64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24396,23 +23092,19 @@ func DotProdGetBufferSize32f32fc64fcCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32f32fc64fcCtx(src1 *nppc.Npp32f, src2 *nppc.Npp32fc, nLength uint64, dp *nppc.Npp64fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32f32fc64fcCtx(src1 ffi.DevicePtr[nppc.Npp32f], src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dp ffi.DevicePtr[nppc.Npp64fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32f32fc64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24464,23 +23156,19 @@ func DotProdGetBufferSize64fCtx(nLength uint64, hpBufferSize *uint64, nppStreamC
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dp *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, dp ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24533,23 +23221,19 @@ func DotProdGetBufferSize64fcCtx(nLength uint64, hpBufferSize *uint64, nppStream
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd64fcCtx(src1, src2 *nppc.Npp64fc, nLength uint64, dp *nppc.Npp64fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd64fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, dp ffi.DevicePtr[nppc.Npp64fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24602,23 +23286,19 @@ func DotProdGetBufferSize64f64fcCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd64f64fcCtx(src1 *nppc.Npp64f, src2 *nppc.Npp64fc, nLength uint64, dp *nppc.Npp64fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd64f64fcCtx(src1 ffi.DevicePtr[nppc.Npp64f], src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, dp ffi.DevicePtr[nppc.Npp64fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd64f64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24671,23 +23351,19 @@ func DotProdGetBufferSize16s64sCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s64sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dp *nppc.Npp64s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s64sCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dp ffi.DevicePtr[nppc.Npp64s], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24740,23 +23416,19 @@ func DotProdGetBufferSize16sc64scCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16sc64scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp64sc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16sc64scCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp64sc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16sc64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24810,23 +23482,19 @@ func DotProdGetBufferSize16s16sc64scCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s16sc64scCtx(src1 *nppc.Npp16s, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp64sc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s16sc64scCtx(src1 ffi.DevicePtr[nppc.Npp16s], src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp64sc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s16sc64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24878,23 +23546,19 @@ func DotProdGetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s32fCtx(src1, src2 *nppc.Npp16s, nLength uint64, dp *nppc.Npp32f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dp ffi.DevicePtr[nppc.Npp32f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -24947,23 +23611,19 @@ func DotProdGetBufferSize16sc32fcCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16sc32fcCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp32fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16sc32fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16sc32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25017,23 +23677,19 @@ func DotProdGetBufferSize16s16sc32fcCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s16sc32fcCtx(src1 *nppc.Npp16s, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp32fc, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s16sc32fcCtx(src1 ffi.DevicePtr[nppc.Npp16s], src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32fc], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s16sc32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dp))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25087,24 +23743,20 @@ func DotProdGetBufferSize16sSfsCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, dp *nppc.Npp16s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dp ffi.DevicePtr[nppc.Npp16s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25158,24 +23810,20 @@ func DotProdGetBufferSize16scSfsCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16scSfsCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp16sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16scSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp16sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25229,24 +23877,20 @@ func DotProdGetBufferSize32sSfsCtx(nLength uint64, hpBufferSize *uint64, nppStre
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32sSfsCtx(src1, src2 *nppc.Npp32s, nLength uint64, dp *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp32s], nLength uint64, dp ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25300,24 +23944,20 @@ func DotProdGetBufferSize32scSfsCtx(nLength uint64, hpBufferSize *uint64, nppStr
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32scSfsCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dp *nppc.Npp32sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32scSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp32sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25372,24 +24012,20 @@ func DotProdGetBufferSize16s32sSfsCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s32sSfsCtx(src1, src2 *nppc.Npp16s, nLength uint64, dp *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s32sSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dp ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25444,24 +24080,20 @@ func DotProdGetBufferSize16s16sc32scSfsCtx(nLength uint64, hpBufferSize *uint64,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s16sc32scSfsCtx(src1 *nppc.Npp16s, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp32sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s16sc32scSfsCtx(src1 ffi.DevicePtr[nppc.Npp16s], src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s16sc32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25516,24 +24148,20 @@ func DotProdGetBufferSize16s32s32sSfsCtx(nLength uint64, hpBufferSize *uint64, n
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s32s32sSfsCtx(src1 *nppc.Npp16s, src2 *nppc.Npp32s, nLength uint64, dp *nppc.Npp32s, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s32s32sSfsCtx(src1 ffi.DevicePtr[nppc.Npp16s], src2 ffi.DevicePtr[nppc.Npp32s], nLength uint64, dp ffi.DevicePtr[nppc.Npp32s], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s32s32sSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25588,24 +24216,20 @@ func DotProdGetBufferSize16s16scSfsCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16s16scSfsCtx(src1 *nppc.Npp16s, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp16sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16s16scSfsCtx(src1 ffi.DevicePtr[nppc.Npp16s], src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp16sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16s16scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25660,24 +24284,20 @@ func DotProdGetBufferSize16sc32scSfsCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd16sc32scSfsCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dp *nppc.Npp32sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd16sc32scSfsCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd16sc32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25732,24 +24352,20 @@ func DotProdGetBufferSize32s32scSfsCtx(nLength uint64, hpBufferSize *uint64, npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func DotProd32s32scSfsCtx(src1 *nppc.Npp32s, src2 *nppc.Npp32sc, nLength uint64, dp *nppc.Npp32sc, nScaleFactor int32, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func DotProd32s32scSfsCtx(src1 ffi.DevicePtr[nppc.Npp32s], src2 ffi.DevicePtr[nppc.Npp32sc], nLength uint64, dp ffi.DevicePtr[nppc.Npp32sc], nScaleFactor int32, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procDotProd32s32scSfsCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dp)))
+	frame.Int(uintptr(dp))
 	frame.Int(uintptr(nScaleFactor))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dp)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25803,23 +24419,20 @@ func CountInRangeGetBufferSize32sCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func CountInRange32sCtx(src *nppc.Npp32s, nLength uint64, counts *int32, nLowerBound, nUpperBound nppc.Npp32s, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func CountInRange32sCtx(src ffi.DevicePtr[nppc.Npp32s], nLength uint64, counts ffi.DevicePtr[int32], nLowerBound, nUpperBound nppc.Npp32s, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procCountInRange32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(counts)))
+	frame.Int(uintptr(counts))
 	frame.Int(uintptr(nLowerBound))
 	frame.Int(uintptr(nUpperBound))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(counts)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25873,22 +24486,19 @@ func ZeroCrossingGetBufferSize16s32fCtx(nLength uint64, hpBufferSize *uint64, np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ZeroCrossing16s32fCtx(src *nppc.Npp16s, nLength uint64, valZC *nppc.Npp32f, tZCType nppc.ZCType, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ZeroCrossing16s32fCtx(src ffi.DevicePtr[nppc.Npp16s], nLength uint64, valZC ffi.DevicePtr[nppc.Npp32f], tZCType nppc.ZCType, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZeroCrossing16s32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(valZC)))
+	frame.Int(uintptr(valZC))
 	frame.Int(uintptr(tZCType))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(valZC)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25941,22 +24551,19 @@ func ZeroCrossingGetBufferSize32fCtx(nLength uint64, hpBufferSize *uint64, nppSt
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func ZeroCrossing32fCtx(src *nppc.Npp32f, nLength uint64, valZC *nppc.Npp32f, tZCType nppc.ZCType, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func ZeroCrossing32fCtx(src ffi.DevicePtr[nppc.Npp32f], nLength uint64, valZC ffi.DevicePtr[nppc.Npp32f], tZCType nppc.ZCType, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procZeroCrossing32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(valZC)))
+	frame.Int(uintptr(valZC))
 	frame.Int(uintptr(tZCType))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(valZC)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -25979,23 +24586,19 @@ func ZeroCrossing32fCtx(src *nppc.Npp32f, nLength uint64, valZC *nppc.Npp32f, tZ
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError8uCtx(src1, src2 ffi.DevicePtr[nppc.Npp8u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26018,23 +24621,19 @@ func MaximumError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError8sCtx(src1, src2 ffi.DevicePtr[nppc.Npp8s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError8sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26057,23 +24656,19 @@ func MaximumError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError16uCtx(src1, src2 ffi.DevicePtr[nppc.Npp16u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26096,23 +24691,19 @@ func MaximumError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError16sCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26135,23 +24726,19 @@ func MaximumError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError16scCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26174,23 +24761,19 @@ func MaximumError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError32uCtx(src1, src2 ffi.DevicePtr[nppc.Npp32u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26213,23 +24796,19 @@ func MaximumError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError32sCtx(src1, src2 ffi.DevicePtr[nppc.Npp32s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26252,23 +24831,19 @@ func MaximumError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError32scCtx(src1, src2 ffi.DevicePtr[nppc.Npp32sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26291,23 +24866,19 @@ func MaximumError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError64sCtx(src1, src2 ffi.DevicePtr[nppc.Npp64s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26330,23 +24901,19 @@ func MaximumError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError64scCtx(src1, src2 ffi.DevicePtr[nppc.Npp64sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26369,23 +24936,19 @@ func MaximumError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26408,23 +24971,19 @@ func MaximumError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError32fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26447,23 +25006,19 @@ func MaximumError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26486,23 +25041,19 @@ func MaximumError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumError64fcCtx(src1, src2 *nppc.Npp64fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumError64fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumError64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26931,23 +25482,19 @@ func MaximumErrorGetBufferSize64fcCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError8uCtx(src1, src2 ffi.DevicePtr[nppc.Npp8u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -26970,23 +25517,19 @@ func AverageError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError8sCtx(src1, src2 ffi.DevicePtr[nppc.Npp8s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError8sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27009,23 +25552,19 @@ func AverageError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc.Npp64f,
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError16uCtx(src1, src2 ffi.DevicePtr[nppc.Npp16u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27048,23 +25587,19 @@ func AverageError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError16sCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27087,23 +25622,19 @@ func AverageError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError16scCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27126,23 +25657,19 @@ func AverageError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError32uCtx(src1, src2 ffi.DevicePtr[nppc.Npp32u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27165,23 +25692,19 @@ func AverageError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError32sCtx(src1, src2 ffi.DevicePtr[nppc.Npp32s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27204,23 +25727,19 @@ func AverageError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError32scCtx(src1, src2 ffi.DevicePtr[nppc.Npp32sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27243,23 +25762,19 @@ func AverageError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError64sCtx(src1, src2 ffi.DevicePtr[nppc.Npp64s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27282,23 +25797,19 @@ func AverageError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError64scCtx(src1, src2 ffi.DevicePtr[nppc.Npp64sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27321,23 +25832,19 @@ func AverageError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27360,23 +25867,19 @@ func AverageError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError32fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27399,23 +25902,19 @@ func AverageError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *nppc.Npp
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27438,23 +25937,19 @@ func AverageError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *nppc.Npp64
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageError64fcCtx(src1, src2 *nppc.Npp64fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageError64fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageError64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27883,23 +26378,19 @@ func AverageErrorGetBufferSize64fcCtx(nLength uint64, hpBufferSize *uint64, nppS
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError8uCtx(src1, src2 ffi.DevicePtr[nppc.Npp8u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27922,23 +26413,19 @@ func MaximumRelativeError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError8sCtx(src1, src2 ffi.DevicePtr[nppc.Npp8s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError8sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -27961,23 +26448,19 @@ func MaximumRelativeError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError16uCtx(src1, src2 ffi.DevicePtr[nppc.Npp16u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28000,23 +26483,19 @@ func MaximumRelativeError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError16sCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28039,23 +26518,19 @@ func MaximumRelativeError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError16scCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28078,23 +26553,19 @@ func MaximumRelativeError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError32uCtx(src1, src2 ffi.DevicePtr[nppc.Npp32u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28117,23 +26588,19 @@ func MaximumRelativeError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError32sCtx(src1, src2 ffi.DevicePtr[nppc.Npp32s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28156,23 +26623,19 @@ func MaximumRelativeError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError32scCtx(src1, src2 ffi.DevicePtr[nppc.Npp32sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28195,23 +26658,19 @@ func MaximumRelativeError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError64sCtx(src1, src2 ffi.DevicePtr[nppc.Npp64s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28234,23 +26693,19 @@ func MaximumRelativeError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError64scCtx(src1, src2 ffi.DevicePtr[nppc.Npp64sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28273,23 +26728,19 @@ func MaximumRelativeError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28312,23 +26763,19 @@ func MaximumRelativeError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError32fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28351,23 +26798,19 @@ func MaximumRelativeError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28390,23 +26833,19 @@ func MaximumRelativeError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func MaximumRelativeError64fcCtx(src1, src2 *nppc.Npp64fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func MaximumRelativeError64fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procMaximumRelativeError64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28849,23 +27288,19 @@ func MaximumRelativeErrorGetBufferSize64fcCtx(nLength uint64, hpBufferSize *uint
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError8uCtx(src1, src2 ffi.DevicePtr[nppc.Npp8u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError8uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28888,23 +27323,19 @@ func AverageRelativeError8uCtx(src1, src2 *nppc.Npp8u, nLength uint64, dst *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError8sCtx(src1, src2 ffi.DevicePtr[nppc.Npp8s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError8sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28927,23 +27358,19 @@ func AverageRelativeError8sCtx(src1, src2 *nppc.Npp8s, nLength uint64, dst *nppc
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError16uCtx(src1, src2 ffi.DevicePtr[nppc.Npp16u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError16uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -28966,23 +27393,19 @@ func AverageRelativeError16uCtx(src1, src2 *nppc.Npp16u, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError16sCtx(src1, src2 ffi.DevicePtr[nppc.Npp16s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError16sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29005,23 +27428,19 @@ func AverageRelativeError16sCtx(src1, src2 *nppc.Npp16s, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError16scCtx(src1, src2 ffi.DevicePtr[nppc.Npp16sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError16scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29044,23 +27463,19 @@ func AverageRelativeError16scCtx(src1, src2 *nppc.Npp16sc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError32uCtx(src1, src2 ffi.DevicePtr[nppc.Npp32u], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError32uCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29083,23 +27498,19 @@ func AverageRelativeError32uCtx(src1, src2 *nppc.Npp32u, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError32sCtx(src1, src2 ffi.DevicePtr[nppc.Npp32s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29122,23 +27533,19 @@ func AverageRelativeError32sCtx(src1, src2 *nppc.Npp32s, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError32scCtx(src1, src2 ffi.DevicePtr[nppc.Npp32sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError32scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29161,23 +27568,19 @@ func AverageRelativeError32scCtx(src1, src2 *nppc.Npp32sc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError64sCtx(src1, src2 ffi.DevicePtr[nppc.Npp64s], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError64sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29200,23 +27603,19 @@ func AverageRelativeError64sCtx(src1, src2 *nppc.Npp64s, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError64scCtx(src1, src2 ffi.DevicePtr[nppc.Npp64sc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError64scCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29239,23 +27638,19 @@ func AverageRelativeError64scCtx(src1, src2 *nppc.Npp64sc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError32fCtx(src1, src2 ffi.DevicePtr[nppc.Npp32f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError32fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29278,23 +27673,19 @@ func AverageRelativeError32fCtx(src1, src2 *nppc.Npp32f, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError32fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp32fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError32fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29317,23 +27708,19 @@ func AverageRelativeError32fcCtx(src1, src2 *nppc.Npp32fc, nLength uint64, dst *
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError64fCtx(src1, src2 ffi.DevicePtr[nppc.Npp64f], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError64fCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29356,23 +27743,19 @@ func AverageRelativeError64fCtx(src1, src2 *nppc.Npp64f, nLength uint64, dst *np
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func AverageRelativeError64fcCtx(src1, src2 *nppc.Npp64fc, nLength uint64, dst *nppc.Npp64f, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func AverageRelativeError64fcCtx(src1, src2 ffi.DevicePtr[nppc.Npp64fc], nLength uint64, dst ffi.DevicePtr[nppc.Npp64f], deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procAverageRelativeError64fcCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src1)))
-	frame.Int(uintptr(unsafe.Pointer(src2)))
+	frame.Int(uintptr(src1))
+	frame.Int(uintptr(src2))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src1)
-	runtime.KeepAlive(src2)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
@@ -29833,21 +28216,18 @@ func IntegralGetBufferSize32s(nLength uint64) (hpBufferSize uint64, err error) {
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: signal_data_error_codes, length_error_codes.
-func Integral32sCtx(src, dst *nppc.Npp32s, nLength uint64, deviceBuffer *nppc.Npp8u, nppStreamCtx nppc.StreamContext) error {
+func Integral32sCtx(src, dst ffi.DevicePtr[nppc.Npp32s], nLength uint64, deviceBuffer ffi.DevicePtr[nppc.Npp8u], nppStreamCtx nppc.StreamContext) error {
 	sym, err := procIntegral32sCtx.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(nLength))
-	frame.Int(uintptr(unsafe.Pointer(deviceBuffer)))
+	frame.Int(uintptr(deviceBuffer))
 	frame.Struct(unsafe.Pointer(&nppStreamCtx), &layoutStreamContext)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(deviceBuffer)
 	runtime.KeepAlive(&nppStreamCtx)
 	if err = frame.Err(); err != nil {
 		return err
