@@ -629,7 +629,14 @@ func (p *parse) collect() error {
 	since := p.pfnVersions()
 
 	seenFn := map[string]bool{}
+	stop := make(chan struct{})
+	defer close(stop)
+	docs := p.prefetchDocs(stop)
 	for l := p.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+		dd := <-docs // l's
+		if dd.panic != "" {
+			panic(dd.panic)
+		}
 		ed := l.ExternalDeclaration
 		if ed == nil || ed.Case != cc.ExternalDeclarationDecl || ed.Declaration == nil {
 			continue
@@ -641,7 +648,7 @@ func (p *parse) collect() error {
 			}
 			continue
 		}
-		doc := docBefore(decl)
+		doc := dd.doc // docBefore(decl)
 		// Tagged types declared here (struct/enum definitions with or without
 		// a typedef) are picked up through the declaration specifiers.
 		p.declSpecTypes(decl, doc)
@@ -682,7 +689,12 @@ func (p *parse) collect() error {
 				case fdoc == "" && desc.PlainDocs:
 					fdoc = plainDocBefore(decl)
 				}
-				fn, err := p.function(d, name, lib, fdoc)
+				var parsed *parsedDoc
+				if dd.fn && fdoc == doc {
+					parsed = &dd.parsed
+					dd.fn = false // each function its own parse, as before
+				}
+				fn, err := p.function(d, name, lib, fdoc, parsed)
 				if err != nil {
 					return err
 				}
