@@ -18,6 +18,7 @@ package emit
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"go/format"
@@ -144,7 +145,13 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		models = append(models, m)
 	}
 	out := make([]*Package, len(models))
-	errs := inParallel(len(models), func(i int) (err error) {
+	// The largest packages start first (NPP's image packages are a fifth
+	// of the output each), so that no core is left with one at the end.
+	weight := make([]int, len(models))
+	for i, m := range models {
+		weight[i] = functionsOf(api, m.lib)
+	}
+	errs := inParallelBy(weight, func(i int) (err error) {
 		out[i], err = models[i].generate()
 		return err
 	})
@@ -171,11 +178,25 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 // the caller's goroutine once all have finished, with the stack where it
 // happened, as a sequential loop would raise it.
 func inParallel(n int, f func(i int) error) []error {
+	return inParallelBy(make([]int, n), f)
+}
+
+// inParallelBy is inParallel starting f(i) in the order of decreasing
+// weight[i] (by index among equal weights): the longest work first, the
+// shortest left to fill the cores at the end. Errors and panics are by
+// index, whatever the order.
+func inParallelBy(weight []int, f func(i int) error) []error {
+	n := len(weight)
 	errs := make([]error, n)
 	panics := make([]string, n)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i := range n {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weight[b], weight[a]) })
+	for _, i := range order {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -253,6 +274,18 @@ func CheckLibraries(api *ir.API, libs []*library.Desc) error {
 		}
 	}
 	return nil
+}
+
+// functionsOf counts lib's functions in api: a package's share of the
+// emit's work, roughly.
+func functionsOf(api *ir.API, lib ir.Library) int {
+	n := 0
+	for _, f := range api.Functions {
+		if f.Library == lib {
+			n++
+		}
+	}
+	return n
 }
 
 func hasFunctions(api *ir.API, lib ir.Library) bool {

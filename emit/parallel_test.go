@@ -3,7 +3,10 @@ package emit
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -50,5 +53,27 @@ func TestInParallelErrors(t *testing.T) {
 	}
 	if errors.Join(errs...) == nil {
 		t.Error("no error joined")
+	}
+}
+
+// TestInParallelByOrder: the heaviest work starts first, equal weights by
+// index, and the errors still come back by index.
+func TestInParallelByOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one at a time: the start order is the run order
+	var mu sync.Mutex
+	var started []int
+	errs := inParallelBy([]int{3, 10, 0, 10, 7}, func(i int) error {
+		mu.Lock()
+		started = append(started, i)
+		mu.Unlock()
+		return fmt.Errorf("f(%d)", i)
+	})
+	if want := []int{1, 3, 4, 0, 2}; !slices.Equal(started, want) {
+		t.Errorf("started %v; want %v", started, want)
+	}
+	for i, err := range errs {
+		if err == nil || err.Error() != fmt.Sprintf("f(%d)", i) {
+			t.Errorf("errs[%d] = %v", i, err)
+		}
 	}
 }

@@ -12,7 +12,11 @@ import (
 	"modernc.org/cc/v4"
 )
 
-func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc string) (*ir.Function, error) {
+func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc string, parsed *parsedDoc) (*ir.Function, error) {
+	if parsed == nil {
+		pd := parseFunctionDoc(doc)
+		parsed = &pd
+	}
 	ft := d.Type().(*cc.FunctionType)
 	pos := d.Position()
 	fn := &ir.Function{
@@ -22,7 +26,7 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 		Result:  p.typ(ft.Result()),
 		Pos:     p.pos(pos.Filename, pos.Line),
 	}
-	c := parseDoc(doc)
+	c := parsed.c
 	fn.Doc = c.doc
 	fn.Deprecated = c.doc != nil && c.doc.Deprecated || hasDeprecatedAttr(p.declarationOf(d))
 	sig := p.signature(ft)
@@ -37,7 +41,7 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 	for i, d := range matchParamDocs(fn.Params, irParamDocs(irDocs)) {
 		fn.Params[i].Doc = d.text
 	}
-	returned := returnedIn(doc)
+	returned := parsed.returned
 	ovr := &library.Overrides{}
 	if d := library.ByKey(p.libs, lib); d != nil {
 		ovr = &d.Overrides

@@ -169,7 +169,8 @@ type parse struct {
 	// The source file system (source.go).
 	served       map[string]*servedFile // by absolute name; nil: refused or missing
 	files        []*servedFile          // in the order read
-	marking      bool                   // first pass: files between include markers
+	mu           sync.Mutex             // the source file system's, while both passes run
+	pipe         *pipeline              // while both passes run
 	total        int                    // bytes read
 	tokens       int                    // tokens read, roughly (scan)
 	fail         *Error                 // the first bound or rule broken
@@ -270,7 +271,6 @@ func (p *parse) run() (*ir.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.FS = sourceFS{p}
 	cfg.FSOnly = true // every file goes through sourceFS, never plain os.Open
 	// Quoted names: beside the including file, then the header directory
 	// (gcc's order for -I), then the system's. Angle names: the header
@@ -293,24 +293,24 @@ func (p *parse) run() (*ir.API, error) {
 		}
 	}
 
-	var src strings.Builder
 	// C23's alignas, which C11 spells _Alignas (<stdalign.h> defines it):
 	// cuSPARSELt's cusparseLt.h uses it without including that.
-	src.WriteString("#ifndef alignas\n#define alignas _Alignas\n#endif\n")
+	head := "#ifndef alignas\n#define alignas _Alignas\n#endif\n"
+	var includes []string
 	for _, h := range library.Headers(p.libs) {
 		if _, ok := p.find(h); ok {
-			fmt.Fprintf(&src, "#include <%s>\n", h)
+			includes = append(includes, fmt.Sprintf("#include <%s>\n", h))
 		}
 	}
 	// Each struct initializer macro initializes a variable of its type,
 	// so that the C front end evaluates it (initializer, in collect).
+	var tail strings.Builder
 	for _, in := range p.initializerMacros() {
-		fmt.Fprintf(&src, "#ifdef %s\nstatic const %s %s%s = %s;\n#endif\n", in.macro, in.ctype, initPrefix, in.macro, in.macro)
+		fmt.Fprintf(&tail, "#ifdef %s\nstatic const %s %s%s = %s;\n#endif\n", in.macro, in.ctype, initPrefix, in.macro, in.macro)
 	}
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined},
 		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: "<cugen>", Value: src.String()},
 	}
 
 	// Macro expansion can grow exponentially: a few hundred bytes can take
@@ -332,24 +332,50 @@ func (p *parse) run() (*ir.API, error) {
 	// harmless (a cached header that includes itself after 60,000
 	// declarations, pinned by its own digest, took the second pass alone
 	// 8-18 s and 2.5 GB). One path, whatever the source.
-	cfg.ExpansionLimit = expansionLimit
-	out := &outputBound{p: p}
-	pre := append(slices.Clone(sources), cc.Source{Name: trailerSource, FS: macroTrailer{p}})
-	p.marking = true
-	err = p.prepassError(preprocess(cfg, pre, out), out.err)
-	p.marking = false
+	//
+	// The second pass runs beside the first, behind it (pipeline.go):
+	// it translates only what the first pass has finished within the
+	// bounds, and stops as soon as the first fails.
+	cfg2, err := newConfig()
 	if err != nil {
 		return nil, err
 	}
+	cfg2.IncludePaths, cfg2.SysIncludePaths = slices.Clone(cfg.IncludePaths), slices.Clone(cfg.SysIncludePaths)
+	cfg.FS = sourceFS{p: p, first: true}
+	cfg.ExpansionLimit = expansionLimit
+	p.pipe = newPipeline()
+	out := &outputBound{p: p, unitDone: p.pipe.unitDone}
+	pre := append(slices.Clone(sources),
+		cc.Source{Name: "<cugen>", Value: head + strings.Join(includes, "") + tail.String()},
+		cc.Source{Name: trailerSource, FS: macroTrailer{p}})
 
-	cfg.Header = true
-	cfg.EvalAllMacros = true
+	cfg2.FS = sourceFS{p: p}
+	cfg2.FSOnly = true
+	cfg2.Header = true
+	cfg2.EvalAllMacros = true
 	// gcc's layout, bit-fields included; without it cc/v4 keeps groups of
 	// bit-fields apart from other members (struct { char c; int x:3; } is
 	// 8 bytes instead of 4).
-	cfg.ABILayout = true
-	cfg.ExpansionLimit = 2 * expansionLimit
-	ast, err := translate(cfg, sources)
+	cfg2.ABILayout = true
+	cfg2.ExpansionLimit = 2 * expansionLimit
+	var ast *cc.AST
+	var terr error
+	second := make(chan struct{})
+	go func() {
+		defer close(second)
+		ast, terr = translate(cfg2, append(slices.Clone(sources), cugenUnits(p.pipe, head, includes, tail.String())...))
+	}()
+	ccErr := preprocess(cfg, pre, out)
+	p.mu.Lock()
+	perr := p.prepassError(ccErr, out.err)
+	p.mu.Unlock()
+	p.pipe.finish(perr != nil)
+	<-second
+	p.pipe = nil
+	if perr != nil {
+		return nil, perr
+	}
+	err = terr
 	switch {
 	case p.fail != nil:
 		return nil, p.failError(err, false)
@@ -518,7 +544,8 @@ const (
 // header directory; cc already formats "file:line:col: msg".
 func (p *parse) locate(err error) error {
 	msg := err.Error()
-	first := strings.SplitN(msg, "\n", 2)[0]
+	// The second pass's pieces of <cugen> are <cugen>, at the same lines.
+	first := unitName.ReplaceAllLiteralString(strings.SplitN(msg, "\n", 2)[0], "<cugen>")
 	// cc: "/abs/path/x.h:12:3: message"
 	parts := strings.SplitN(first, ":", 4)
 	if len(parts) == 4 {
@@ -629,7 +656,14 @@ func (p *parse) collect() error {
 	since := p.pfnVersions()
 
 	seenFn := map[string]bool{}
+	stop := make(chan struct{})
+	defer close(stop)
+	docs := p.prefetchDocs(stop)
 	for l := p.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+		dd := <-docs // l's
+		if dd.panic != "" {
+			panic(dd.panic)
+		}
 		ed := l.ExternalDeclaration
 		if ed == nil || ed.Case != cc.ExternalDeclarationDecl || ed.Declaration == nil {
 			continue
@@ -641,7 +675,7 @@ func (p *parse) collect() error {
 			}
 			continue
 		}
-		doc := docBefore(decl)
+		doc := dd.doc // docBefore(decl)
 		// Tagged types declared here (struct/enum definitions with or without
 		// a typedef) are picked up through the declaration specifiers.
 		p.declSpecTypes(decl, doc)
@@ -682,7 +716,12 @@ func (p *parse) collect() error {
 				case fdoc == "" && desc.PlainDocs:
 					fdoc = plainDocBefore(decl)
 				}
-				fn, err := p.function(d, name, lib, fdoc)
+				var parsed *parsedDoc
+				if dd.fn && fdoc == doc {
+					parsed = &dd.parsed
+					dd.fn = false // each function its own parse, as before
+				}
+				fn, err := p.function(d, name, lib, fdoc, parsed)
 				if err != nil {
 					return err
 				}

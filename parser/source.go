@@ -69,7 +69,8 @@ type budgetError struct {
 // remembered, so that both passes of a parse read the same bytes and
 // headers.lock can pin exactly those.
 type sourceFS struct {
-	p *parse
+	p     *parse
+	first bool // the first pass's: files between include markers
 }
 
 // servedFile is one file as the parse read it.
@@ -101,22 +102,35 @@ func (f *servedFile) markedData(index int) []byte {
 	return f.marked
 }
 
-// data returns what the preprocessor is to read of f.
-func (p *parse) contents(f *servedFile) []byte {
-	if !p.marking {
+// contents returns what the preprocessor of pass s is to read of f.
+func (s sourceFS) contents(f *servedFile) []byte {
+	if !s.first {
 		return f.data
 	}
-	return f.markedData(slices.Index(p.files, f))
+	return f.markedData(slices.Index(s.p.files, f))
 }
 
 func (s sourceFS) Open(name string) (fs.File, error) {
 	p := s.p
 	name = filepath.Clean(filepath.FromSlash(name))
+	if !s.first && p.pipe != nil {
+		p.mu.Lock()
+		_, ok := p.served[name]
+		p.mu.Unlock()
+		if !ok {
+			// A file the first pass has not read (yet): the second
+			// reads nothing of its own before the first has ended
+			// (pipeline.go).
+			p.pipe.wait(-1)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if f, ok := p.served[name]; ok {
 		if f == nil {
 			return nil, notFound(name)
 		}
-		return newMemFile(name, p.contents(f)), nil
+		return newMemFile(name, s.contents(f)), nil
 	}
 	if p.fail != nil {
 		// A bound already tripped: stop the preprocessor as soon as it
@@ -131,7 +145,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		}
 		f := &servedFile{data: []byte(text), shown: "<" + rel + ">"}
 		p.served[name] = f
-		return newMemFile(name, p.contents(f)), nil
+		return newMemFile(name, s.contents(f)), nil
 	}
 	data, err := p.read(name)
 	if err != nil {
@@ -145,7 +159,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	f := &servedFile{data: data, shown: p.shownName(name)}
 	p.served[name] = f
 	p.files = append(p.files, f)
-	return newMemFile(name, p.contents(f)), nil
+	return newMemFile(name, s.contents(f)), nil
 }
 
 // stubDir is the include directory, searched after every other, whose
@@ -521,6 +535,9 @@ type outputBound struct {
 	trailer bool  // past the marker: each line expands one macro
 	line    int   // line of the trailer
 	err     *Error
+	// unitDone, if not nil, is called at the end of each top-level
+	// #include.
+	unitDone func()
 }
 
 func (w *outputBound) Write(b []byte) (int, error) {
@@ -546,6 +563,9 @@ func (w *outputBound) Write(b []byte) (int, error) {
 	case endMarker:
 		if len(w.files) > 0 {
 			w.files = w.files[:len(w.files)-1]
+			if len(w.files) == 0 && w.unitDone != nil {
+				w.unitDone() // a top-level #include, for the second pass
+			}
 		}
 	case "(", "[", "{":
 		if w.depth++; w.depth > maxNesting {

@@ -142,7 +142,32 @@ func Run(cfg Config) (*Result, error) {
 	if sel != nil {
 		opts.Only = keys(sel)
 	}
-	pkgs, err := emit.Generate(api, opts)
+	// The layer belongs to the line for cugen's libraries, not -desc's.
+	// It is rendered while emit generates the packages, which it waits
+	// for only to choose its subpackages.
+	var layer []*emit.Package // the layer's package, then its subpackages
+	var layerNote string
+	var layerErr error
+	var layerPanic any
+	var pkgs []*emit.Package
+	generated := make(chan struct{})
+	var layerDone chan struct{}
+	if cfg.Layer && desc.file == nil {
+		layerDone = make(chan struct{})
+		go func() {
+			defer close(layerDone)
+			defer func() { layerPanic = recover() }()
+			layer, layerNote, layerErr = layerPackage(out, int(api.CUDAVersion/1000), importPath, command, func() []*emit.Package { <-generated; return pkgs }, len(cfg.Libs) > 0)
+		}()
+	}
+	pkgs, err = emit.Generate(api, opts)
+	close(generated)
+	if layerDone != nil {
+		<-layerDone
+		if layerPanic != nil {
+			panic(layerPanic) // in the caller's goroutine, as before
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -157,16 +182,11 @@ func Run(cfg Config) (*Result, error) {
 			notes = append(notes, note)
 		}
 	}
-	var layer []*emit.Package // the layer's package, then its subpackages
-	// The layer belongs to the line for cugen's libraries, not -desc's.
-	if cfg.Layer && desc.file == nil {
-		var note string
-		if layer, note, err = layerPackage(out, int(api.CUDAVersion/1000), importPath, command, pkgs, len(cfg.Libs) > 0); err != nil {
-			return nil, err
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
+	if layerErr != nil {
+		return nil, layerErr
+	}
+	if layerNote != "" {
+		notes = append(notes, layerNote)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(cfg.Stdout, n)

@@ -27,7 +27,10 @@ const layerName = "cuda"
 // generated: selected says whether -lib chose the packages) it returns nil
 // and a note saying why. Its files record command, the gen command line
 // that regenerates them, as the generated packages' files do.
-func layerPackage(out string, major int, importPath, command string, pkgs []*emit.Package, selected bool) ([]*emit.Package, string, error) {
+//
+// pkgs returns the packages; layerPackage calls it only once the layer is
+// rendered, so that the rendering can run while emit generates them.
+func layerPackage(out string, major int, importPath, command string, pkgs func() []*emit.Package, selected bool) ([]*emit.Package, string, error) {
 	where := filepath.Join(out, layerName)
 	if !slices.Contains(layergen.Majors, major) {
 		return nil, fmt.Sprintf("cugen: no %s (the Go layer): it is written for CUDA %s, not %d", where, majorList(), major), nil
@@ -35,12 +38,18 @@ func layerPackage(out string, major int, importPath, command string, pkgs []*emi
 	if importPath == "" {
 		return nil, fmt.Sprintf("cugen: no %s (the Go layer): %s is not inside a Go module (give -importpath)", where, out), nil
 	}
-	have := map[string]bool{}
-	for _, p := range pkgs {
-		have[p.Name] = true
+	var have map[string]bool
+	has := func(pkg string) bool {
+		if have == nil {
+			have = map[string]bool{}
+			for _, p := range pkgs() {
+				have[p.Name] = true
+			}
+		}
+		return have[pkg]
 	}
 	files, err := layergen.RenderFS(modfiles.Layer, layergen.Copy{
-		Major: major, ImportPath: importPath, Command: command, Have: func(pkg string) bool { return have[pkg] },
+		Major: major, ImportPath: importPath, Command: command, Have: has,
 	})
 	if err != nil {
 		return nil, "", err
@@ -51,7 +60,7 @@ func layerPackage(out string, major int, importPath, command string, pkgs []*emi
 	}
 	var missing []string
 	for _, n := range needs {
-		if !have[n] {
+		if !has(n) {
 			missing = append(missing, n)
 		}
 	}
