@@ -23,7 +23,9 @@
 # goroutines of 10,000 calls; its other tests are one goroutine's error
 # paths, in children) and emit's concurrent rendering of the packages
 # (TestGeneratedUpToDate: the whole 12.4 family rendered at once must be
-# the committed bytes). emit's other tests run single-threaded code, and
+# the committed bytes; TestInParallel*: its pool's ordering and panics)
+# and the parser's two passes side by side (TestSecondPass*). emit's
+# other tests run single-threaded code, and
 # under -race they regenerated the family a dozen times (about 10 minutes).
 # go test's own vet (-vet=off) is left out: check's go vet ./... ran every
 # analyzer over the same packages for linux/amd64 and arm64, and a second
@@ -85,7 +87,7 @@ step gotest env CGO_ENABLED=0 $GO test -count=1 -vet=off ./...
 step gotest-cuda12 env CGO_ENABLED=0 $GO test -count=1 -vet=off -tags cuda12 ./cuda/... ./cugentest
 race() {
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles &&
-	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls)$' ./emit ./reliability
+	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls|TestSecondPass.*|TestInParallel.*)$' ./emit ./reliability ./parser
 }
 step race race
 step downstream sh mk/downstream.sh
