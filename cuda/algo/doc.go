@@ -8,6 +8,11 @@
 // [PartitionFlagged]), [RunLengthEncode] and histograms
 // ([HistogramEven], [HistogramRange]).
 //
+// The selection, run-length, histogram, by-key and segmented functions
+// are new in this tree: their GPU tests (TestGPUSelect, TestGPUUnique,
+// TestGPUHistogram, TestGPUScanByKey, TestGPUSegmented) have not yet run
+// on a GPU. docs/gpu-report.md lists the tests that have.
+//
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
 // AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf,
 // AgentReduceByKey, AgentHistogram and AgentScanByKey of CCCL 2.5),
