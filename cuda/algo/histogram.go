@@ -127,8 +127,8 @@ func runHistogram[T Number](a *Lib, op, kind string, s *cuda.Stream, in *cuda.Bu
 	priv := hist.Slice(0, 0) // shared-memory bins: not read
 	if pl.privatized > 0 {
 		var err error
-		if priv, err = allocTemp[int32](a, s, pl.privatized); err != nil {
-			return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		if priv, err = allocTemp[int32](a, s, op, pl.privatized); err != nil {
+			return err
 		}
 		defer priv.Close()
 	}

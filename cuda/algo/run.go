@@ -68,8 +68,8 @@ func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T]
 	var temp *cuda.Buffer[T]
 	if pl.tempElems > 0 {
 		var err error
-		if temp, err = allocTemp[T](a, s, pl.tempElems); err != nil {
-			return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		if temp, err = allocTemp[T](a, s, op, pl.tempElems); err != nil {
+			return err
 		}
 		defer temp.Close() // cuMemFreeAsync on s: after the launches
 	}
@@ -84,7 +84,7 @@ func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T]
 	}
 	t := typeName[T]()
 	for _, st := range pl.steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		var err error
 		switch f := a.fns[st.kernel+"/"+t].(type) {
 		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], int32) error: // tiles
@@ -110,14 +110,14 @@ func argReduce[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], 
 	var temp *cuda.Buffer[byte]
 	if pl.tempBytes > 0 {
 		var err error
-		if temp, err = allocTemp[byte](a, s, pl.tempBytes); err != nil {
-			return fmt.Errorf("algo: %s: temporary storage: %w", name, err)
+		if temp, err = allocTemp[byte](a, s, name, pl.tempBytes); err != nil {
+			return err
 		}
 		defer temp.Close()
 	}
 	t := typeName[T]()
 	for _, st := range pl.steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		var err error
 		switch f := a.fns[st.kernel+"/"+t].(type) {
 		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[byte], int32) error: // tiles
@@ -144,14 +144,14 @@ func scan[T Number](a *Lib, kernel, op string, s *cuda.Stream, in, out *cuda.Buf
 	if len(pl.steps) == 0 {
 		return nil
 	}
-	state, err := allocTemp[byte](a, s, pl.tempBytes)
+	state, err := allocTemp[byte](a, s, op, pl.tempBytes)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer state.Close()
 	t := typeName[T]()
 	for _, st := range pl.steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		var err error
 		switch f := a.fns[st.kernel+"/"+t].(type) {
 		case func(cuda.Config, *cuda.Buffer[byte], int32) error: // scanInit
@@ -170,13 +170,25 @@ func scan[T Number](a *Lib, kernel, op string, s *cuda.Stream, in, out *cuda.Buf
 	return nil
 }
 
+// config is the launch configuration of the step on stream s.
+func (st step) config(s *cuda.Stream) cuda.Config {
+	return cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+}
+
 // allocTemp allocates temporary storage in stream order on s: from a's
-// pool, or the device's current one.
-func allocTemp[E any](a *Lib, s *cuda.Stream, n int) (*cuda.Buffer[E], error) {
+// pool, or the device's current one; its error names op.
+func allocTemp[E any](a *Lib, s *cuda.Stream, op string, n int) (*cuda.Buffer[E], error) {
+	var b *cuda.Buffer[E]
+	var err error
 	if a.pool != nil {
-		return cuda.AllocFromPool[E](a.pool, s, n)
+		b, err = cuda.AllocFromPool[E](a.pool, s, n)
+	} else {
+		b, err = cuda.AllocAsync[E](s, n)
 	}
-	return cuda.AllocAsync[E](s, n)
+	if err != nil {
+		return nil, fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+	}
+	return b, nil
 }
 
 // greatest is T's greatest value, Min's identity: CUB's

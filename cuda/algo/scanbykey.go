@@ -47,19 +47,19 @@ func scanByKey[T Number](a *Lib, op, kernel string, s *cuda.Stream, keys *cuda.B
 	if len(pl.steps) == 0 {
 		return nil
 	}
-	state, err := allocTemp[byte](a, s, pl.tempBytes)
+	state, err := allocTemp[byte](a, s, op, pl.tempBytes)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer state.Close()
-	prev, err := allocTemp[int32](a, s, pl.tempElems)
+	prev, err := allocTemp[int32](a, s, op, pl.tempElems)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer prev.Close()
 	t := typeName[T]()
 	for _, st := range pl.steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		var err error
 		switch f := a.fns[st.kernel+"/"+t].(type) {
 		case func(cuda.Config, *cuda.Buffer[byte], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32) error: // init

@@ -49,7 +49,7 @@ func segmented[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], 
 	}
 	t := typeName[T]()
 	for _, st := range planSegmented(policyOf[T](a), op, out.Len()).steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		f, ok := a.fns[st.kernel+"/"+t].(func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], T) error)
 		err := fmt.Errorf("no kernel %s for %s", st.kernel, t)
 		if ok {

@@ -67,14 +67,14 @@ func RunLengthEncode[T Number](a *Lib, s *cuda.Stream, in, unique *cuda.Buffer[T
 		return err
 	}
 	pl := planRle(policyOf[T](a).rle, in.Len())
-	state, err := allocTemp[byte](a, s, pl.tempBytes)
+	state, err := allocTemp[byte](a, s, op, pl.tempBytes)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer state.Close()
 	t := typeName[T]()
 	for _, st := range pl.steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		var err error
 		switch f := a.fns[st.kernel+"/"+t].(type) {
 		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32) error:
@@ -132,14 +132,14 @@ func selectIf[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], f
 		t, kernel = p.partition, "partitionFlagged"
 	}
 	pl := planSelect(t, kernel, in.Len())
-	state, err := allocTemp[byte](a, s, pl.tempBytes)
+	state, err := allocTemp[byte](a, s, op, pl.tempBytes)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer state.Close()
 	ty := typeName[T]()
 	for _, st := range pl.steps {
-		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		cfg := st.config(s)
 		var err error
 		switch f := a.fns[st.kernel+"/"+ty].(type) {
 		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error: // unique

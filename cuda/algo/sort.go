@@ -136,14 +136,14 @@ func Argsort[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.B
 	if n == 0 {
 		return nil
 	}
-	keys, err := allocTemp[T](a, s, n)
+	keys, err := allocTemp[T](a, s, op, n)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer keys.Close()
-	iota, err := allocTemp[int32](a, s, n)
+	iota, err := allocTemp[int32](a, s, op, n)
 	if err != nil {
-		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		return err
 	}
 	defer iota.Close()
 	// 0, 1, ..., n-1: the exclusive sums of ones
@@ -184,29 +184,29 @@ func radixSort[T Number](a *Lib, op string, desc bool, s *cuda.Stream, in, out *
 	fail := func(err error) error { return fmt.Errorf("algo: %s[%s]: %w", op, typeName[T](), err) }
 	var keysTmp *cuda.Buffer[T]
 	var valsTmp *cuda.Buffer[int32]
-	bins, err := allocTemp[int32](a, s, pl.bins)
+	bins, err := allocTemp[int32](a, s, op, pl.bins)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer bins.Close()
-	ctrs, err := allocTemp[int32](a, s, pl.ctrs)
+	ctrs, err := allocTemp[int32](a, s, op, pl.ctrs)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer ctrs.Close()
-	lookback, err := allocTemp[int32](a, s, pl.lookback)
+	lookback, err := allocTemp[int32](a, s, op, pl.lookback)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer lookback.Close()
 	if pl.temp {
-		if keysTmp, err = allocTemp[T](a, s, in.Len()); err != nil {
-			return fail(err)
+		if keysTmp, err = allocTemp[T](a, s, op, in.Len()); err != nil {
+			return err
 		}
 		defer keysTmp.Close()
 		if pairs {
-			if valsTmp, err = allocTemp[int32](a, s, in.Len()); err != nil {
-				return fail(err)
+			if valsTmp, err = allocTemp[int32](a, s, op, in.Len()); err != nil {
+				return err
 			}
 			defer valsTmp.Close()
 		}

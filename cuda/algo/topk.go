@@ -48,19 +48,19 @@ func topK[T Number](a *Lib, op string, desc bool, s *cuda.Stream, in, values *cu
 		return nil
 	}
 	fail := func(err error) error { return fmt.Errorf("algo: %s[%s]: %w", op, typeName[T](), err) }
-	keys, err := allocTemp[T](a, s, n)
+	keys, err := allocTemp[T](a, s, op, n)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer keys.Close()
-	pos, err := allocTemp[int32](a, s, n)
+	pos, err := allocTemp[int32](a, s, op, n)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer pos.Close()
-	order, err := allocTemp[int32](a, s, n)
+	order, err := allocTemp[int32](a, s, op, n)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer order.Close()
 	// pos = 0, 1, ..., n-1: the exclusive sums of ones (order holds them)
