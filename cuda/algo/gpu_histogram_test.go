@@ -15,12 +15,7 @@ import (
 
 func TestGPUHistogram(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuHistogram[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuHistogram[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuHistogram[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuHistogram[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuHistogram[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuHistogram[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuHistogram[int32], gpuHistogram[uint32], gpuHistogram[int64], gpuHistogram[uint64], gpuHistogram[float32], gpuHistogram[float64])
 }
 
 // histData is n samples around the bins: integers in [-150, 1150) (from

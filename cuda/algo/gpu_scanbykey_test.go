@@ -14,12 +14,7 @@ import (
 
 func TestGPUScanByKey(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuScanByKey[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuScanByKey[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuScanByKey[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuScanByKey[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuScanByKey[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuScanByKey[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuScanByKey[int32], gpuScanByKey[uint32], gpuScanByKey[int64], gpuScanByKey[uint64], gpuScanByKey[float32], gpuScanByKey[float64])
 }
 
 // keyRuns is n int32 keys in runs of 1 to 8, some of thousands (across

@@ -13,12 +13,7 @@ import (
 
 func TestGPUSegmented(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuSegmented[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuSegmented[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuSegmented[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuSegmented[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuSegmented[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuSegmented[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuSegmented[int32], gpuSegmented[uint32], gpuSegmented[int64], gpuSegmented[uint64], gpuSegmented[float32], gpuSegmented[float64])
 }
 
 // segmentOffsets is offsets over n elements: from 0 to 2, then segments

@@ -95,12 +95,7 @@ func diffBits[T Number](got, want []T) int {
 
 func TestGPUSelect(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuSelect[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuSelect[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuSelect[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuSelect[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuSelect[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuSelect[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuSelect[int32], gpuSelect[uint32], gpuSelect[int64], gpuSelect[uint64], gpuSelect[float32], gpuSelect[float64])
 }
 
 // SelectFlagged and PartitionFlagged against loops: the selected in
@@ -189,12 +184,7 @@ func gpuSelect[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 
 func TestGPUUnique(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuUnique[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuUnique[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuUnique[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuUnique[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuUnique[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuUnique[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuUnique[int32], gpuUnique[uint32], gpuUnique[int64], gpuUnique[uint64], gpuUnique[float32], gpuUnique[float64])
 }
 
 // Unique and RunLengthEncode against a loop over runs of == (NaN alone,

@@ -36,6 +36,20 @@ func gpuLib(tb testing.TB) (*cuda.Context, *Lib, *cuda.Stream) {
 	return ctx, a, s
 }
 
+// gpuTest is one algorithm's GPU test for one element type.
+type gpuTest func(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream)
+
+// eachType runs an algorithm's test for each element type the package
+// has, as subtests named after the type.
+func eachType(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, i32, u32, i64, u64, f32, f64 gpuTest) {
+	for _, c := range []struct {
+		name string
+		f    gpuTest
+	}{{"int32", i32}, {"uint32", u32}, {"int64", i64}, {"uint64", u64}, {"float32", f32}, {"float64", f64}} {
+		t.Run(c.name, func(t *testing.T) { c.f(t, ctx, a, s) })
+	}
+}
+
 // gpuSizes are the element counts every algorithm is checked at for T: 0,
 // 1, 2^k-1, 2^k, 2^k+1 around the tiles' sizes, 2^20, and 2^28 unless
 // -short: for float32 and uint64 (a 4- and an 8-byte type), and for every
@@ -99,12 +113,7 @@ func near[T Number](got, want T, mag float64) bool {
 
 func TestGPUReduce(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuReduce[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuReduce[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuReduce[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuReduce[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuReduce[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuReduce[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuReduce[int32], gpuReduce[uint32], gpuReduce[int64], gpuReduce[uint64], gpuReduce[float32], gpuReduce[float64])
 }
 
 func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
@@ -140,12 +149,7 @@ func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 
 func TestGPUArg(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuArg[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuArg[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuArg[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuArg[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuArg[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuArg[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuArg[int32], gpuArg[uint32], gpuArg[int64], gpuArg[uint64], gpuArg[float32], gpuArg[float64])
 }
 
 // ArgMin and ArgMax find the first of equal extremes: the values are few
@@ -223,12 +227,7 @@ func must[T any](v T, err error) func(testing.TB) T {
 
 func TestGPUScan(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuScan[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuScan[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuScan[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuScan[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuScan[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuScan[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuScan[int32], gpuScan[uint32], gpuScan[int64], gpuScan[uint64], gpuScan[float32], gpuScan[float64])
 }
 
 func gpuScan[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
@@ -523,12 +522,7 @@ func sortSizes[T Number]() []int {
 
 func TestGPUSort(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	t.Run("int32", func(t *testing.T) { gpuSort[int32](t, ctx, a, s) })
-	t.Run("uint32", func(t *testing.T) { gpuSort[uint32](t, ctx, a, s) })
-	t.Run("int64", func(t *testing.T) { gpuSort[int64](t, ctx, a, s) })
-	t.Run("uint64", func(t *testing.T) { gpuSort[uint64](t, ctx, a, s) })
-	t.Run("float32", func(t *testing.T) { gpuSort[float32](t, ctx, a, s) })
-	t.Run("float64", func(t *testing.T) { gpuSort[float64](t, ctx, a, s) })
+	eachType(t, ctx, a, s, gpuSort[int32], gpuSort[uint32], gpuSort[int64], gpuSort[uint64], gpuSort[float32], gpuSort[float64])
 }
 
 // SortKeys, SortPairs (values: the positions, so stability shows), their
