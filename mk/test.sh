@@ -89,6 +89,10 @@ race() {
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles &&
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls|TestSecondPass.*|TestInParallel.*)$' ./emit ./reliability ./parser
 }
+# cuda/algo's CUB kernels recompiled by NVRTC 12.4 from the pinned headers
+# must be the committed cubins byte for byte (one core, about 3 min),
+# beside the race step, which keeps about one core busy.
+start cubk env CUGEN_TEST_CUB=1 CUGEN_REQUIRE_LIBS=1 $GO test -count=1 -vet=off -timeout=20m -run '^TestKernelsCheckAlgo$' ./cmd/cugen
 step race race
 step downstream sh mk/downstream.sh
 start fuzz $GO test -run '^$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser
