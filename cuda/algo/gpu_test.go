@@ -390,12 +390,14 @@ func TestGPUClosedLib(t *testing.T) {
 	}
 }
 
-// BenchmarkGPU reports elements per second of Sum, InclusiveSum and
-// SortKeys on float32 and int64 inputs, the call queued b.N times and the stream waited for
-// once.
+// BenchmarkGPU reports elements per second of Sum, InclusiveSum,
+// SortKeys and SortPairs (int32 values) on float32 and int64 inputs of
+// 2^16 to 2^28 elements, the call queued b.N times and the stream waited
+// for once. mk/cub-bench.sh runs it beside CUB's C++, PyTorch and CuPy
+// (testdata/cubbench.cu, testdata/pybench.py) at the same cases.
 func BenchmarkGPU(b *testing.B) {
 	ctx, a, s := gpuLib(b)
-	for _, n := range []int{1 << 16, 1 << 20, 1 << 24} {
+	for _, n := range []int{1 << 16, 1 << 20, 1 << 24, 1 << 28} {
 		benchGPU[float32](b, ctx, a, s, n)
 		benchGPU[int64](b, ctx, a, s, n)
 	}
@@ -406,6 +408,10 @@ func benchGPU[T Number](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream,
 	defer in.Close()
 	out := must(cuda.Alloc[T](ctx, n))(b)
 	defer out.Close()
+	vin := must(cuda.Alloc[int32](ctx, n))(b)
+	defer vin.Close()
+	vout := must(cuda.Alloc[int32](ctx, n))(b)
+	defer vout.Close()
 	for _, c := range []struct {
 		name string
 		f    func() error
@@ -413,6 +419,7 @@ func benchGPU[T Number](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream,
 		{"Sum", func() error { return Sum(a, s, in, out.Slice(0, 1)) }},
 		{"InclusiveSum", func() error { return InclusiveSum(a, s, in, out) }},
 		{"SortKeys", func() error { return SortKeys(a, s, in, out) }},
+		{"SortPairs", func() error { return SortPairs(a, s, in, out, vin, vout) }},
 	} {
 		b.Run(fmt.Sprintf("%s/%s/n=%d", c.name, typeName[T](), n), func(b *testing.B) {
 			for range b.N {

@@ -1,5 +1,5 @@
 // cubbench: CUB's own C++ (cub::DeviceReduce::Sum, cub::DeviceScan::InclusiveSum,
-// cub::DeviceRadixSort::SortKeys)
+// cub::DeviceRadixSort::SortKeys and SortPairs with int32 values)
 // at the sizes and types of package algo's BenchmarkGPU, for mk/cub-bench.sh,
 // which builds it with nvcc on the GPU machine and runs it interleaved with
 // the Go benchmark. Prints one line per case, in Go's benchmark format:
@@ -23,22 +23,26 @@ static void bench(const char *type, int n, int iters) {
     std::vector<T> h(n);
     for (int i = 0; i < n; i++) h[i] = T((i * 7) % 17) - T(8);
     T *in, *out;
+    int32_t *vin, *vout;
     CHECK(cudaMalloc(&in, sizeof(T) * (n ? n : 1)));
     CHECK(cudaMalloc(&out, sizeof(T) * (n ? n : 1)));
+    CHECK(cudaMalloc(&vin, sizeof(int32_t) * (n ? n : 1)));
+    CHECK(cudaMalloc(&vout, sizeof(int32_t) * (n ? n : 1)));
     CHECK(cudaMemcpy(in, h.data(), sizeof(T) * n, cudaMemcpyHostToDevice));
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
-    const char *names[] = {"Sum", "InclusiveSum", "SortKeys"};
-    for (int alg = 0; alg < 3; alg++) {
+    const char *names[] = {"Sum", "InclusiveSum", "SortKeys", "SortPairs"};
+    for (int alg = 0; alg < 4; alg++) {
         size_t bytes = 0;
         void *tmp = nullptr;
         auto call = [&]() {
             if (alg == 0) CHECK(cub::DeviceReduce::Sum(tmp, bytes, in, out, n, s));
             else if (alg == 1) CHECK(cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, s));
-            else CHECK(cub::DeviceRadixSort::SortKeys(tmp, bytes, in, out, n, 0, int(sizeof(T) * 8), s));
+            else if (alg == 2) CHECK(cub::DeviceRadixSort::SortKeys(tmp, bytes, in, out, n, 0, int(sizeof(T) * 8), s));
+            else CHECK(cub::DeviceRadixSort::SortPairs(tmp, bytes, in, out, vin, vout, n, 0, int(sizeof(T) * 8), s));
         };
         call(); // the size of the temporary storage
         CHECK(cudaMalloc(&tmp, bytes ? bytes : 1));
@@ -56,12 +60,14 @@ static void bench(const char *type, int n, int iters) {
     }
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));
+    CHECK(cudaFree(vin));
+    CHECK(cudaFree(vout));
     CHECK(cudaStreamDestroy(s));
 }
 
 int main() {
-    for (int n : {1 << 16, 1 << 20, 1 << 24}) {
-        int iters = n <= (1 << 20) ? 2000 : 200;
+    for (int n : {1 << 16, 1 << 20, 1 << 24, 1 << 28}) {
+        int iters = n <= (1 << 20) ? 2000 : n <= (1 << 24) ? 200 : 20;
         bench<float>("float32", n, iters);
         bench<int64_t>("int64", n, iters);
     }
