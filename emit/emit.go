@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"go/format"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/internal/genfiles"
+	"github.com/cugen/cugen/internal/panics"
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -188,7 +188,7 @@ func inParallel(n int, f func(i int) error) []error {
 func inParallelBy(weight []int, f func(i int) error) []error {
 	n := len(weight)
 	errs := make([]error, n)
-	panics := make([]string, n)
+	raised := make([]*panics.Panic, n)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	order := make([]int, n)
@@ -201,17 +201,12 @@ func inParallelBy(weight []int, f func(i int) error) []error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			defer func() {
-				if r := recover(); r != nil {
-					panics[i] = fmt.Sprintf("%v\n\nraised in a goroutine of emit.inParallel (f(%d)):\n%s", r, i, debug.Stack())
-				}
-			}()
-			errs[i] = f(i)
+			raised[i] = panics.Catch(fmt.Sprintf("a goroutine of emit.inParallel (f(%d))", i), func() { errs[i] = f(i) })
 		}()
 	}
 	wg.Wait()
-	for _, p := range panics {
-		if p != "" {
+	for _, p := range raised {
+		if p != nil {
 			panic(p)
 		}
 	}

@@ -7,7 +7,7 @@
 // Levels, lowest first (paths relative to the module; "." is the module's
 // root package, which embeds headers.lock):
 //
-//	0  .  ffi  cuda/launcher  internal/bounded  internal/flock  internal/namedpipe
+//	0  .  ffi  cuda/launcher  internal/bounded  internal/flock  internal/namedpipe  internal/panics
 //	1  ffi/ffiimpl  parser/ir  internal/genfiles  internal/lock  internal/nvrtcffi
 //	2  library  internal/apidiff  cugentest
 //	3  parser  internal/libenv  internal/testset

@@ -661,7 +661,7 @@ func (p *parse) collect() error {
 	docs := p.prefetchDocs(stop)
 	for l := p.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		dd := <-docs // l's
-		if dd.panic != "" {
+		if dd.panic != nil {
 			panic(dd.panic)
 		}
 		ed := l.ExternalDeclaration

@@ -1,10 +1,9 @@
 package parser
 
 import (
-	"fmt"
-	"runtime/debug"
-
 	"modernc.org/cc/v4"
+
+	"github.com/cugen/cugen/internal/panics"
 )
 
 // declDoc is what collect needs of one item of the translation unit's
@@ -19,7 +18,7 @@ type declDoc struct {
 	// parse (function's, for the comment docBefore gives).
 	fn     bool
 	parsed parsedDoc
-	panic  string // a panic of the goroutine, with its stack: raised again in collect's
+	panic  *panics.Panic // a panic of the goroutine: raised again in collect's goroutine
 }
 
 // parsedDoc is a function's comment parsed: what function works out of
@@ -51,7 +50,7 @@ func (p *parse) prefetchDocs(stop <-chan struct{}) <-chan declDoc {
 			case <-stop:
 				return
 			}
-			if d.panic != "" {
+			if d.panic != nil {
 				return
 			}
 		}
@@ -60,11 +59,13 @@ func (p *parse) prefetchDocs(stop <-chan struct{}) <-chan declDoc {
 }
 
 func docOf(ed *cc.ExternalDeclaration) (d declDoc) {
-	defer func() {
-		if r := recover(); r != nil {
-			d = declDoc{panic: fmt.Sprintf("%v\n\nraised in parser.prefetchDocs:\n%s", r, debug.Stack())}
-		}
-	}()
+	if p := panics.Catch("parser.prefetchDocs", func() { d = docOfDecl(ed) }); p != nil {
+		return declDoc{panic: p}
+	}
+	return d
+}
+
+func docOfDecl(ed *cc.ExternalDeclaration) (d declDoc) {
 	if ed == nil || ed.Case != cc.ExternalDeclarationDecl || ed.Declaration == nil {
 		return declDoc{}
 	}

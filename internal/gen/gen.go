@@ -25,6 +25,7 @@ import (
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/layergen"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/internal/panics"
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -148,26 +149,13 @@ func Run(cfg Config) (*Result, error) {
 	var layer []*emit.Package // the layer's package, then its subpackages
 	var layerNote string
 	var layerErr error
-	var layerPanic any
-	var pkgs []*emit.Package
-	generated := make(chan struct{})
-	var layerDone chan struct{}
+	var renderLayer func(pkgs func() []*emit.Package)
 	if cfg.Layer && desc.file == nil {
-		layerDone = make(chan struct{})
-		go func() {
-			defer close(layerDone)
-			defer func() { layerPanic = recover() }()
-			layer, layerNote, layerErr = layerPackage(out, int(api.CUDAVersion/1000), importPath, command, func() []*emit.Package { <-generated; return pkgs }, len(cfg.Libs) > 0)
-		}()
-	}
-	pkgs, err = emit.Generate(api, opts)
-	close(generated)
-	if layerDone != nil {
-		<-layerDone
-		if layerPanic != nil {
-			panic(layerPanic) // in the caller's goroutine, as before
+		renderLayer = func(pkgs func() []*emit.Package) {
+			layer, layerNote, layerErr = layerPackage(out, int(api.CUDAVersion/1000), importPath, command, pkgs, len(cfg.Libs) > 0)
 		}
 	}
+	pkgs, err := beside(func() ([]*emit.Package, error) { return emit.Generate(api, opts) }, renderLayer)
 	if err != nil {
 		return nil, err
 	}
@@ -385,4 +373,37 @@ func modulePath(gomod []byte) string {
 		}
 	}
 	return ""
+}
+
+// beside runs generate and, when layer is not nil, layer in a goroutine
+// beside it. layer's pkgs blocks until generate has ended and returns its
+// packages (nil after a panic). Whatever happens, the goroutine has ended
+// when beside returns, and a panic of either is raised here, generate's
+// first, with the stack where it was raised.
+func beside(generate func() ([]*emit.Package, error), layer func(pkgs func() []*emit.Package)) ([]*emit.Package, error) {
+	if layer == nil {
+		return generate()
+	}
+	var pkgs []*emit.Package
+	var err error
+	generated := make(chan struct{})
+	layerDone := make(chan *panics.Panic, 1)
+	go func() {
+		layerDone <- panics.Catch("the Go layer, rendered beside emit.Generate", func() {
+			layer(func() []*emit.Package { <-generated; return pkgs })
+		})
+	}()
+	generatePanic := panics.Catch("emit.Generate", func() { pkgs, err = generate() })
+	if generatePanic != nil {
+		pkgs = nil
+	}
+	close(generated)
+	layerPanic := <-layerDone
+	if generatePanic != nil {
+		panic(generatePanic)
+	}
+	if layerPanic != nil {
+		panic(layerPanic)
+	}
+	return pkgs, err
 }
