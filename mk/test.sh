@@ -86,8 +86,8 @@ step gotest env CGO_ENABLED=0 $GO test -count=1 -vet=off ./...
 # it on the CUDA 12.4 stand-in (without the tag it checks the refusal).
 step gotest-cuda12 env CGO_ENABLED=0 $GO test -count=1 -vet=off -tags cuda12 ./cuda/... ./cugentest
 race() {
-	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles &&
-	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls|TestSecondPass.*|TestInParallel.*)$' ./emit ./reliability ./parser
+	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles ./internal/panics &&
+	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls|TestSecondPass.*|TestInParallel.*|TestBeside.*)$' ./emit ./reliability ./parser ./internal/gen
 }
 # cuda/algo's CUB kernels recompiled by NVRTC 12.4 from the pinned headers
 # must be the committed cubins byte for byte (one core, about 3 min),
