@@ -106,16 +106,16 @@ check: deps
 test: deps
 	@MAKE="$(MAKE)" bash mk/test.sh
 
-# quick is the edit-test loop: vet and the unit tests against set 12.4 and
-# Debian's libraries, as make test sets them up, leaving out the 11.8 and
-# 12.5 sets (CUGEN_TEST_SETS), make check's regeneration, the other
-# platforms, the race and fuzz runs, downstream, arm64 and windows.
+# quick is the edit-test loop: vet beside the unit tests (-short: not the
+# long stress rounds) against set 12.4 and Debian's libraries, as make test
+# sets them up, leaving out the 11.8 and 12.5 sets, make check, the other
+# platforms, race, fuzz, downstream, arm64 and windows.
 # (go vet type-checks what go build would; go test's own vet is off.)
 quick: deps
 	@set -e; $(CUGEN) headers -set 12.4 >/dev/null; \
 	eval "$$($(CUGEN) libs -env -major 12)"; \
 	export CUGEN_TEST_SETS=12.4 CUGEN_REQUIRE_HEADERS=1 CUGEN_REQUIRE_ALL_SYMBOLS=1; \
-	$(GO) vet ./...; CGO_ENABLED=0 $(GO) test -count=1 -vet=off ./...
+	$(GO) vet ./... & v=$$!; CGO_ENABLED=0 $(GO) test -short -count=1 -vet=off ./... || { wait $$v; exit 1; }; wait $$v
 
 # gpu-build fills .gpu/ (mk/gpu.sh): every GPU test binary of both majors
 # and the examples, built here with CGO_ENABLED=0, Debian's libcudart 12,
