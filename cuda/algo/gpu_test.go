@@ -405,9 +405,10 @@ func gpuScan[T Summand](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream)
 	}
 }
 
-// NaN, infinities and -0.0: a NaN or +Inf and -Inf together make the sum
-// NaN, an infinity alone wins, an inclusive scan keeps a leading -0.0,
-// and min and max pass the infinities through.
+// NaN, infinities and -0.0, in every float type (the half types too): a
+// NaN or +Inf and -Inf together make the sum NaN, an infinity alone wins,
+// an inclusive scan keeps a leading -0.0, and min and max pass the
+// infinities through.
 func TestGPUSpecialFloats(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	nan, inf := math.NaN(), math.Inf(1)
@@ -423,13 +424,18 @@ func TestGPUSpecialFloats(t *testing.T) {
 		{"both infs", append([]float64{-inf, 3}, append(big, inf)...), nan, -inf, inf},
 		{"negative zeros", []float64{math.Copysign(0, -1), math.Copysign(0, -1)}, 0, 0, 0},
 	} {
-		for _, f32 := range []bool{false, true} {
-			name := fmt.Sprintf("%s/float%d", c.name, map[bool]int{false: 64, true: 32}[f32])
+		for _, ty := range []string{"float64", "float32", "float16", "bfloat16"} {
+			name := c.name + "/" + ty
 			var sum, lo, hi, first float64
-			if f32 {
-				sum, lo, hi, first = specials(t, ctx, a, s, toF32(c.in))
-			} else {
+			switch ty {
+			case "float64":
 				sum, lo, hi, first = specials(t, ctx, a, s, c.in)
+			case "float32":
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[float32](c.in))
+			case "float16":
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[Float16](c.in))
+			default:
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[BFloat16](c.in))
 			}
 			if !same(sum, c.sum) {
 				t.Errorf("%s: Sum = %v, want %v", name, sum, c.sum)
@@ -446,15 +452,16 @@ func TestGPUSpecialFloats(t *testing.T) {
 
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
-func toF32(x []float64) []float32 {
-	out := make([]float32, len(x))
+// toT is x's values as T's, rounded to the nearest.
+func toT[T Number](x []float64) []T {
+	out := make([]T, len(x))
 	for i, v := range x {
-		out[i] = float32(v)
+		out[i] = of[T](v)
 	}
 	return out
 }
 
-func specials[T float32 | float64](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
+func specials[T float32 | float64 | Float16 | BFloat16](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
 	t.Helper()
 	in := must(cuda.AllocFrom(ctx, host))(t)
 	defer in.Close()
@@ -471,7 +478,7 @@ func specials[T float32 | float64](t *testing.T, ctx *cuda.Context, a *Lib, s *c
 		t.Fatal(err)
 	}
 	r := result(t, s, out)
-	return float64(r[0]), float64(r[1]), float64(r[2]), float64(result(t, s, scanned)[0])
+	return f64(r[0]), f64(r[1]), f64(r[2]), f64(result(t, s, scanned)[0])
 }
 
 // A buffer or a Lib of another context than the stream's is refused
