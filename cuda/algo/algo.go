@@ -70,26 +70,42 @@ func (a *Lib) Close() error { return a.h.Close() }
 func (a *Lib) SetPool(p *cuda.MemPool) { a.pool = p }
 
 // cubkSuffix is the cubk method name's suffix for a type: cugen kernels
-// names an instantiation by its C++ template argument.
+// names an instantiation by its C++ template argument (f16 and bf16 are
+// cub.cu's stand-ins for __half and __nv_bfloat16).
 var cubkSuffix = map[string]string{
-	"int32": "Int", "uint32": "UnsignedInt", "int64": "LongLong",
-	"uint64": "UnsignedLongLong", "float32": "Float", "float64": "Double",
+	"int8": "SignedChar", "uint8": "UnsignedChar", "int16": "Short", "uint16": "UnsignedShort",
+	"int32": "Int", "uint32": "UnsignedInt", "int64": "LongLong", "uint64": "UnsignedLongLong",
+	"float16": "F16", "bfloat16": "Bf16", "float32": "Float", "float64": "Double",
 }
+
+// kernelNames are cub.cu's kernel templates that run.go, sort.go and the
+// others launch (gencubk.go instantiates each for the types it takes).
+var kernelNames = []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle",
+	"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
+	"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
+	"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
+	"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
+	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
+	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax"}
 
 // launchFuncs finds cubk's typed launch func of every kernel and type, by
 // name, once: run.go calls them through a type assertion, not reflection.
+// The half types' funcs are adapted to take Float16 and BFloat16.
 func launchFuncs(k *cubk.Kernels) map[string]any {
 	m := map[string]any{}
 	v := reflect.ValueOf(k)
-	for _, kernel := range []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle",
-		"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
-		"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
-		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
-		"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
-		"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
-		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax"} {
+	for _, kernel := range kernelNames {
 		for t, suf := range cubkSuffix {
-			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
+			f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf)
+			if !f.IsValid() {
+				continue
+			}
+			switch t {
+			case "float16":
+				m[kernel+"/"+t] = halfFunc[Float16, cubk.F16](f.Interface())
+			case "bfloat16":
+				m[kernel+"/"+t] = halfFunc[BFloat16, cubk.Bf16](f.Interface())
+			default:
 				m[kernel+"/"+t] = f.Interface()
 			}
 		}

@@ -29,7 +29,31 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
 
+// f16 and bf16 stand for __half and __nv_bfloat16 in the kernels'
+// parameters: their bits, as plain structs, which cugen kernels can lay
+// out (it reads parameters as C, which has no half types). Each kernel
+// reads them as CUB's own types (cugen::N), so CUB's traits, operators
+// and tunings are those of __half and __nv_bfloat16.
+typedef struct f16 { unsigned short bits; } f16;
+typedef struct bf16 { unsigned short bits; } bf16;
+
 namespace cugen {
+
+// N<T> is the type CUB computes with for a kernel's type T.
+template <typename T> struct NativeOf { using type = T; };
+template <> struct NativeOf<f16> { using type = __half; };
+template <> struct NativeOf<bf16> { using type = __nv_bfloat16; };
+template <typename T>
+using N = typename NativeOf<T>::type;
+
+// native reinterprets a kernel's pointer or value of T as N<T>, the same
+// bits.
+template <typename T>
+__device__ __forceinline__ N<T> *native(T *p) { return reinterpret_cast<N<T> *>(p); }
+template <typename T>
+__device__ __forceinline__ const N<T> *native(const T *p) { return reinterpret_cast<const N<T> *>(p); }
+template <typename T>
+__device__ __forceinline__ N<T> nativeValue(T v) { return *reinterpret_cast<const N<T> *>(&v); }
 
 // ReducePolicy is CUB 2.5's DeviceReducePolicy<T, int, Op>::Policy600,
 // the one its dispatch chooses on sm_60 and later (sm_80 and sm_90
@@ -189,7 +213,8 @@ __device__ __forceinline__ void scan(const T *in, T *out, void *state, int numTi
 // 2^28 items) that ranks each tile and scatters it, chaining the tiles'
 // digit counts through look-back. The policies are CUB 2.5's
 // DeviceRadixSortPolicy<K, V, int>: Policy800 on sm_80, Policy900's
-// large-key policy on sm_90 and the PTX (keys of 4 and 8 bytes).
+// large-key policy (keys of 4 and 8 bytes) or small-key policy (1 and 2)
+// on sm_90 and the PTX.
 constexpr int kRadixBits = 8;
 
 template <typename K>
@@ -201,20 +226,26 @@ using Dominant = cub::detail::conditional_t<(sizeof(V) > sizeof(K)), V, K>;
 
 template <typename K, typename V>
 struct OnesweepItems {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     static constexpr bool keysOnly = ::cuda::std::is_same<V, cub::NullType>::value;
-    static constexpr int value = sizeof(K) == 4
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // keys under 4 bytes: sm90_small_key_tuning<sizeof(K), 0 or 4, 4>
+    static constexpr int threads = sizeof(K) < 4 ? 512 : 384;
+    static constexpr int value = sizeof(K) < 4 ? (keysOnly ? 19 : 17)
+                                 : sizeof(K) == 4
                                      ? (keysOnly ? 20 - (::cuda::std::is_same<K, float>::value ? 1 : 0) : (sizeof(V) < 8 ? 23 : 30))
                                      : (sizeof(V) < 8 ? 30 : 24);
     static constexpr cub::BlockScanAlgorithm scan = cub::BLOCK_SCAN_RAKING_MEMOIZE;
 #else
+    // CUB's Policy800 sorts keys under 4 bytes with its upsweep and
+    // downsweep passes, not onesweep: these use its onesweep policy
+    static constexpr int threads = 384;
     static constexpr int value = 21;
     static constexpr cub::BlockScanAlgorithm scan = cub::BLOCK_SCAN_RAKING_MEMOIZE;
 #endif
 };
 
 template <typename K, typename V>
-using OnesweepPolicy = cub::AgentRadixSortOnesweepPolicy<384, OnesweepItems<K, V>::value, Dominant<K, V>, 1,
+using OnesweepPolicy = cub::AgentRadixSortOnesweepPolicy<OnesweepItems<K, V>::threads, OnesweepItems<K, V>::value, Dominant<K, V>, 1,
                                                          cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, OnesweepItems<K, V>::scan,
                                                          cub::RADIX_SORT_STORE_DIRECT, kRadixBits>;
 
@@ -366,28 +397,48 @@ __device__ __forceinline__ void rle(const T *in, T *unique, int *counts, int *ru
 // The histogram is CUB 2.5's DeviceHistogram::HistogramEven and
 // HistogramRange for one channel of int counters, int offsets: the
 // AgentHistogram of device_histogram_policy_hub<T, int, 1, 1>, whose
-// Policy500 (sm_80) and Policy900's generic sm90_tuning (sm_90, PTX) are
-// the same for samples of 4 and 8 bytes: 384 threads, 16 (4-byte) or 8
-// (8-byte) samples a thread, direct loads through ld.global.nc, runs of
-// equal bins counted once, histograms privatized in shared memory for up
-// to 256 bins and in global memory past that. (tuning_histogram.cuh and
+// Policy500 (sm_80) is 384 threads and 16 samples a thread (8 for 8-byte
+// samples), ld.global.nc, runs of equal bins counted once; its Policy900
+// (sm_90, PTX) is the same but for samples of 1 byte (768 threads, 12
+// samples, no run compression) and of 2 (960 threads, 10 samples, plain
+// loads). Histograms are privatized in shared memory up to 256 bins and in
+// global memory past that. (tuning_histogram.cuh and
 // dispatch_histogram.cuh, whose transforms these restate, are host code
 // NVRTC cannot compile.)
+template <int Threads, int Items, cub::CacheLoadModifier Load, bool Rle>
+struct HistogramTuningOf {
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    static constexpr cub::CacheLoadModifier load = Load;
+    static constexpr bool rle = Rle;
+};
+
+template <typename T, int Size = sizeof(T)>
+struct HistogramTuning : HistogramTuningOf<384, (Size > 4 ? 8 : 16), cub::LOAD_LDG, true> {};
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T> struct HistogramTuning<T, 1> : HistogramTuningOf<768, 12, cub::LOAD_LDG, false> {};
+template <typename T> struct HistogramTuning<T, 2> : HistogramTuningOf<960, 10, cub::LOAD_DEFAULT, true> {};
+#endif
+
 template <typename T>
-using HistogramSweepPolicy = cub::AgentHistogramPolicy<384, (sizeof(T) > 4 ? 8 : 16), cub::BLOCK_LOAD_DIRECT, cub::LOAD_LDG, true,
-                                                  cub::SMEM, false>;
+using HistogramSweepPolicy = cub::AgentHistogramPolicy<HistogramTuning<T>::threads, HistogramTuning<T>::items, cub::BLOCK_LOAD_DIRECT,
+                                                  HistogramTuning<T>::load, HistogramTuning<T>::rle, cub::SMEM, false>;
 
 // EvenBins is DispatchHistogram's ScaleTransform for samples and levels
 // of one type T: sample s in [lower, upper) goes to bin
 // (s - lower) * scale for floats (scale = bins / (upper - lower), as the
-// host computed it), and (s - lower) * bins / (upper - lower) in 64-bit
-// unsigned arithmetic for integers (scale = bins, range = upper - lower).
+// host computed it), and (s - lower) * bins / (upper - lower) for
+// integers, in CUB's IntArithmeticT: 32-bit unsigned arithmetic for
+// samples of 1 and 2 bytes (their differences promoted to int), 64-bit
+// for wider ones (scale and range, which the host passes as T, are not
+// read: bins and upper - lower may not fit an 8- or 16-bit T).
 // A bin past the last, which a float's rounding can give, is dropped, as
 // CUB's shared-memory histograms drop it.
 template <typename T>
 struct EvenBins {
     T lower, upper, scale, range;
     int bins;
+    using IntArith = cub::detail::conditional_t<(2 * sizeof(T) <= 4), unsigned int, unsigned long long>;
     template <cub::CacheLoadModifier M>
     __device__ __forceinline__ void BinSelect(T sample, int &bin, bool valid) {
         if (valid && sample >= lower && sample < upper) {
@@ -395,8 +446,8 @@ struct EvenBins {
             if (::cuda::std::is_floating_point<T>::value) {
                 b = static_cast<int>((sample - lower) * scale);
             } else {
-                b = static_cast<int>(static_cast<unsigned long long>(static_cast<T>(sample - lower)) *
-                                     static_cast<unsigned long long>(scale) / static_cast<unsigned long long>(range));
+                b = static_cast<int>(static_cast<IntArith>(sample - lower) * static_cast<IntArith>(bins) /
+                                     static_cast<IntArith>(upper - lower));
             }
             if (b < bins) {
                 bin = b;
@@ -529,90 +580,90 @@ __device__ __forceinline__ void segmentedReduce(const T *in, T *out, const int *
 
 template <typename T>
 __global__ void __launch_bounds__(256) reduceSumTiles(const T *in, T *out, int n) {
-    cugen::reduceTiles<T, cub::Sum>(in, out, n);
+    cugen::reduceTiles<cugen::N<T>, cub::Sum>(cugen::native(in), cugen::native(out), n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) reduceSumSingle(const T *in, T *out, int n, T init) {
-    cugen::reduceSingle<T, cub::Sum>(in, out, n, init);
+    cugen::reduceSingle<cugen::N<T>, cub::Sum>(cugen::native(in), cugen::native(out), n, cugen::nativeValue(init));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) reduceMinTiles(const T *in, T *out, int n) {
-    cugen::reduceTiles<T, cub::Min>(in, out, n);
+    cugen::reduceTiles<cugen::N<T>, cub::Min>(cugen::native(in), cugen::native(out), n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) reduceMinSingle(const T *in, T *out, int n, T init) {
-    cugen::reduceSingle<T, cub::Min>(in, out, n, init);
+    cugen::reduceSingle<cugen::N<T>, cub::Min>(cugen::native(in), cugen::native(out), n, cugen::nativeValue(init));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) reduceMaxTiles(const T *in, T *out, int n) {
-    cugen::reduceTiles<T, cub::Max>(in, out, n);
+    cugen::reduceTiles<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) reduceMaxSingle(const T *in, T *out, int n, T init) {
-    cugen::reduceSingle<T, cub::Max>(in, out, n, init);
+    cugen::reduceSingle<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), n, cugen::nativeValue(init));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) argMinTiles(const T *in, void *partials, int n) {
-    cugen::argTiles<T, cub::ArgMin>(in, partials, n);
+    cugen::argTiles<cugen::N<T>, cub::ArgMin>(cugen::native(in), partials, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMinSingle(const T *in, int *index, T *value, int n, T empty) {
-    cugen::argSingle<T, cub::ArgMin>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
+    cugen::argSingle<cugen::N<T>, cub::ArgMin>(cugen::ArgIn<cugen::N<T>>{cugen::native(in), 0}, index, cugen::native(value), n, cugen::nativeValue(empty));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMinPartials(const void *partials, int *index, T *value, int n, T empty) {
-    cugen::argSingle<T, cub::ArgMin>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
+    cugen::argSingle<cugen::N<T>, cub::ArgMin>(static_cast<const cugen::KV<cugen::N<T>> *>(partials), index, cugen::native(value), n, cugen::nativeValue(empty));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) argMaxTiles(const T *in, void *partials, int n) {
-    cugen::argTiles<T, cub::ArgMax>(in, partials, n);
+    cugen::argTiles<cugen::N<T>, cub::ArgMax>(cugen::native(in), partials, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMaxSingle(const T *in, int *index, T *value, int n, T empty) {
-    cugen::argSingle<T, cub::ArgMax>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
+    cugen::argSingle<cugen::N<T>, cub::ArgMax>(cugen::ArgIn<cugen::N<T>>{cugen::native(in), 0}, index, cugen::native(value), n, cugen::nativeValue(empty));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMaxPartials(const void *partials, int *index, T *value, int n, T empty) {
-    cugen::argSingle<T, cub::ArgMax>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
+    cugen::argSingle<cugen::N<T>, cub::ArgMax>(static_cast<const cugen::KV<cugen::N<T>> *>(partials), index, cugen::native(value), n, cugen::nativeValue(empty));
 }
 
 // scanInit is CUB's DeviceScanInitKernel.
 template <typename T>
 __global__ void scanInit(void *state, int numTiles) {
-    cub::ScanTileState<T> ts;
+    cub::ScanTileState<cugen::N<T>> ts;
     ts.Init(numTiles, state, 0);
     ts.InitializeStatus(numTiles);
 }
 
 template <typename T>
-__global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanInclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n) {
-    cugen::scan<T, cub::NullType>(in, out, state, numTiles, startTile, n, cub::NullType());
+__global__ void __launch_bounds__(cugen::ScanPolicy<cugen::N<T>>::BLOCK_THREADS) scanInclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n) {
+    cugen::scan<cugen::N<T>, cub::NullType>(cugen::native(in), cugen::native(out), state, numTiles, startTile, n, cub::NullType());
 }
 
 template <typename T>
-__global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanExclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n, T init) {
-    cugen::scan<T, T>(in, out, state, numTiles, startTile, n, init);
+__global__ void __launch_bounds__(cugen::ScanPolicy<cugen::N<T>>::BLOCK_THREADS) scanExclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n, T init) {
+    cugen::scan<cugen::N<T>, cugen::N<T>>(cugen::native(in), cugen::native(out), state, numTiles, startTile, n, cugen::nativeValue(init));
 }
 
 template <typename K>
 __global__ void __launch_bounds__(128) sortHistogramAsc(int *bins, const K *keys, int n, int beginBit, int endBit) {
-    cugen::histogram<K, false>(bins, keys, n, beginBit, endBit);
+    cugen::histogram<cugen::N<K>, false>(bins, cugen::native(keys), n, beginBit, endBit);
 }
 
 template <typename K>
 __global__ void __launch_bounds__(128) sortHistogramDesc(int *bins, const K *keys, int n, int beginBit, int endBit) {
-    cugen::histogram<K, true>(bins, keys, n, beginBit, endBit);
+    cugen::histogram<cugen::N<K>, true>(bins, cugen::native(keys), n, beginBit, endBit);
 }
 
 // sortExclusiveSum is CUB's DeviceRadixSortExclusiveSumKernel: block p
@@ -627,27 +678,27 @@ extern "C" __global__ void __launch_bounds__(256) sortExclusiveSum(int *bins) {
 }
 
 template <typename K>
-__global__ void __launch_bounds__(384) sortKeysAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, cub::NullType>::BLOCK_THREADS) sortKeysAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                    const K *keysIn, int n, int bit, int bits) {
-    cugen::onesweep<K, cub::NullType, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
+    cugen::onesweep<cugen::N<K>, cub::NullType, false>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), nullptr, nullptr, n, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(384) sortKeysDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, cub::NullType>::BLOCK_THREADS) sortKeysDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                     const K *keysIn, int n, int bit, int bits) {
-    cugen::onesweep<K, cub::NullType, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
+    cugen::onesweep<cugen::N<K>, cub::NullType, true>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), nullptr, nullptr, n, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(384) sortPairsAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, int>::BLOCK_THREADS) sortPairsAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                     const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
-    cugen::onesweep<K, int, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
+    cugen::onesweep<cugen::N<K>, int, false>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), valuesOut, valuesIn, n, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, int>::BLOCK_THREADS) sortPairsDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                      const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
-    cugen::onesweep<K, int, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
+    cugen::onesweep<cugen::N<K>, int, true>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), valuesOut, valuesIn, n, bit, bits);
 }
 
 // selectInit and rleInit are CUB's DeviceCompactInitKernel: the tile
@@ -691,22 +742,22 @@ __global__ void __launch_bounds__(cugen::RlePolicy<T>::BLOCK_THREADS) rleEncode(
 }
 
 template <typename T>
-__global__ void __launch_bounds__(384) histogramEvenSmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
+__global__ void __launch_bounds__(cugen::HistogramSweepPolicy<T>::BLOCK_THREADS) histogramEvenSmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
     cugen::histogram<T, 256>(samples, hist, privatized, bins, cugen::EvenBins<T>{lower, upper, scale, range, bins}, n, tilesPerRow);
 }
 
 template <typename T>
-__global__ void __launch_bounds__(384) histogramEvenGmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
+__global__ void __launch_bounds__(cugen::HistogramSweepPolicy<T>::BLOCK_THREADS) histogramEvenGmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
     cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::EvenBins<T>{lower, upper, scale, range, bins}, n, tilesPerRow);
 }
 
 template <typename T>
-__global__ void __launch_bounds__(384) histogramRangeSmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
+__global__ void __launch_bounds__(cugen::HistogramSweepPolicy<T>::BLOCK_THREADS) histogramRangeSmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
     cugen::histogram<T, 256>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
 }
 
 template <typename T>
-__global__ void __launch_bounds__(384) histogramRangeGmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
+__global__ void __launch_bounds__(cugen::HistogramSweepPolicy<T>::BLOCK_THREADS) histogramRangeGmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
     cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
 }
 
@@ -735,26 +786,28 @@ __global__ void __launch_bounds__(cugen::ScanByKeyPolicy<T>::BLOCK_THREADS) scan
 
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedSum(const T *in, T *out, const int *offsets, T init) {
-    cugen::segmentedReduce<T, cub::Sum>(in, out, offsets, init);
+    cugen::segmentedReduce<cugen::N<T>, cub::Sum>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedMin(const T *in, T *out, const int *offsets, T init) {
-    cugen::segmentedReduce<T, cub::Min>(in, out, offsets, init);
+    cugen::segmentedReduce<cugen::N<T>, cub::Min>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const int *offsets, T init) {
-    cugen::segmentedReduce<T, cub::Max>(in, out, offsets, init);
+    cugen::segmentedReduce<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
 }
 
 // The policies the host needs, per type, as this architecture's
-// compilation chose them: the tile sizes and the scan's storage word.
-#define CUGEN_POLICY(T, name)                                                                              \
+// compilation chose them: the tile sizes and the scan's storage word
+// (CUGEN_POLICY: every type), and those of the agents built only for
+// types of 4 and 8 bytes (CUGEN_POLICY_WIDE).
+#define CUGEN_POLICY(T, name) \
     extern "C" __device__ const int cugen_reduce_threads_##name = cugen::ReducePolicy<T, cub::Sum>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_reduce_items_##name = cugen::ReducePolicy<T, cub::Sum>::ITEMS_PER_THREAD; \
-    extern "C" __device__ const int cugen_scan_threads_##name = cugen::ScanPolicy<T>::BLOCK_THREADS;            \
-    extern "C" __device__ const int cugen_scan_items_##name = cugen::ScanPolicy<T>::ITEMS_PER_THREAD;           \
+    extern "C" __device__ const int cugen_scan_threads_##name = cugen::ScanPolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_scan_items_##name = cugen::ScanPolicy<T>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_scan_word_##name = sizeof(typename cub::ScanTileState<T>::TxnWord); \
     extern "C" __device__ const int cugen_arg_items_##name = cugen::ReducePolicy<cugen::KV<T>, cub::ArgMin>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_arg_pair_##name = sizeof(cugen::KV<T>); \
@@ -762,6 +815,10 @@ __global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const i
     extern "C" __device__ const int cugen_sort_keys_items_##name = cugen::OnesweepPolicy<T, cub::NullType>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_sort_pairs_threads_##name = cugen::OnesweepPolicy<T, int>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_histogram_threads_##name = cugen::HistogramSweepPolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_histogram_items_##name = cugen::HistogramSweepPolicy<T>::PIXELS_PER_THREAD;
+
+#define CUGEN_POLICY_WIDE(T, name) \
     extern "C" __device__ const int cugen_unique_threads_##name = cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_unique_items_##name = cugen::SelectPolicy<T, cugen::kUnique>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_flagged_threads_##name = cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS; \
@@ -770,8 +827,6 @@ __global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const i
     extern "C" __device__ const int cugen_partition_items_##name = cugen::SelectPolicy<T, cugen::kPartition>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_rle_threads_##name = cugen::RlePolicy<T>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_rle_items_##name = cugen::RlePolicy<T>::ITEMS_PER_THREAD; \
-    extern "C" __device__ const int cugen_histogram_threads_##name = cugen::HistogramSweepPolicy<T>::BLOCK_THREADS; \
-    extern "C" __device__ const int cugen_histogram_items_##name = cugen::HistogramSweepPolicy<T>::PIXELS_PER_THREAD; \
     extern "C" __device__ const int cugen_scan_by_key_threads_##name = cugen::ScanByKeyPolicy<T>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_scan_by_key_items_##name = cugen::ScanByKeyPolicy<T>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_scan_by_key_word_##name = sizeof(typename cugen::ScanByKeyTileState<T>::TxnWord);
@@ -782,6 +837,18 @@ CUGEN_POLICY(long long, int64)
 CUGEN_POLICY(unsigned long long, uint64)
 CUGEN_POLICY(float, float32)
 CUGEN_POLICY(double, float64)
+CUGEN_POLICY(signed char, int8)
+CUGEN_POLICY(unsigned char, uint8)
+CUGEN_POLICY(short, int16)
+CUGEN_POLICY(unsigned short, uint16)
+CUGEN_POLICY(__half, float16)
+CUGEN_POLICY(__nv_bfloat16, bfloat16)
+CUGEN_POLICY_WIDE(int, int32)
+CUGEN_POLICY_WIDE(unsigned int, uint32)
+CUGEN_POLICY_WIDE(long long, int64)
+CUGEN_POLICY_WIDE(unsigned long long, uint64)
+CUGEN_POLICY_WIDE(float, float32)
+CUGEN_POLICY_WIDE(double, float64)
 
 // The words of the select's and the run-length encode's tile states: the
 // host sizes their storage, (tiles + 32) words.

@@ -8,18 +8,37 @@
 // [PartitionFlagged]), [RunLengthEncode] and histograms
 // ([HistogramEven], [HistogramRange]).
 //
-// The selection, run-length, histogram, by-key and segmented functions
-// are new in this tree: their GPU tests (TestGPUSelect, TestGPUUnique,
-// TestGPUHistogram, TestGPUScanByKey, TestGPUSegmented) have not yet run
-// on a GPU. docs/gpu-report.md lists the tests that have.
+// The selection, run-length, histogram, by-key and segmented functions,
+// and the 8- and 16-bit and half element types of every function, are new
+// in this tree: their GPU tests (TestGPUSelect, TestGPUUnique,
+// TestGPUHistogram, TestGPUScanByKey, TestGPUSegmented, and the int8,
+// uint8, int16, uint16, float16 and bfloat16 subtests of TestGPUReduce,
+// TestGPUArg, TestGPUScan and TestGPUSort) have not yet run on a GPU.
+// docs/gpu-report.md lists the tests that have.
+//
+// # Element types
+//
+// The minima and maxima (also arg- and segmented), the sorts (with
+// Argsort and TopK) take every [Number]: integers of 8, 16, 32 and 64
+// bits, float32, float64, and [Float16] and [BFloat16], the bits of CUDA's
+// __half and __nv_bfloat16, which the kernels compute with as CUB does:
+// CUB's traits sort them as floats, NaNs and -0.0 as for float32
+// (TestGPUSort). The sums and scans take every [Summand], all but the 8-
+// and 16-bit integers, whose sums would wrap in their own type; the half
+// types' sums round every partial sum to the half type, CUB's
+// accumulator ([Sum] says what that costs). The histograms take every
+// [Sample] (not the half types: CUB bins __half samples in half precision
+// and has no bfloat16 binning), the selection, partition, run-length
+// encode and scans by key every [Wide] type (4 and 8 bytes: CUB supports
+// the narrower ones too, left out to keep the embedded images' size
+// down). Another type is a compile error.
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
 // AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf,
 // AgentReduceByKey, AgentHistogram and AgentScanByKey of CCCL 2.5),
-// instantiated in cub.cu for int32, uint32, int64, uint64, float32 and
-// float64 and compiled at generate time by NVRTC 12.4, on the CPU, by
-// cugen kernels, into cubins for sm_80 and sm_90 and PTX for compute_90
-// (newer GPUs), embedded in internal/cubk. The headers are pinned in
+// instantiated in cub.cu for those types and compiled at generate time
+// by NVRTC 12.4, on the CPU, by cugen kernels, into cubins for sm_80 and
+// sm_90 and PTX for compute_90 (newer GPUs), embedded in internal/cubk. The headers are pinned in
 // headers.lock (entries libcub-dev, libcu++-dev and cuda-rt-12.4), and
 // regenerating gives the same bytes (cmd/cugen TestKernelsCheckAlgo). The
 // host side of CUB's dispatch (grid sizes, passes, temporary storage) is
@@ -39,17 +58,21 @@
 // tunings for the architecture of the image: sm80_tuning in the sm_80
 // cubin, sm90_tuning in the sm_90 cubin and the PTX. The radix sort is
 // CUB's onesweep with 8-bit digits and DeviceRadixSortPolicy's Policy800
-// (sm_80) and Policy900 large-key (sm_90, PTX) onesweep policies; its
-// histogram grid is the blocks of 128 threads the device holds at once.
+// (sm_80) and Policy900 large-key or small-key (sm_90, PTX) onesweep
+// policies; its histogram grid is the blocks of 128 threads the device
+// holds at once. (For keys of 1 and 2 bytes CUB's Policy800 runs its
+// older upsweep and downsweep passes instead: the sm_80 cubin sorts them
+// by onesweep too, with the same stable order.) 8- and 16-bit integers
+// are not summed at all ([Summand]).
 // The select, the partition, the run-length encode and the scan by key
 // use DeviceSelect's, DeviceRunLengthEncode's and DeviceScanByKey's
 // Policy800 (sm_80) and Policy900 (sm_90, PTX) tunings for their types'
 // sizes (CUB's own dispatch would pick its default tuning on sm_86 and
 // sm_89, where the sm_80 cubin runs). The histogram uses
-// DeviceHistogram's Policy500 (sm_80) and Policy900 (sm_90, PTX), the
-// same for 4- and 8-byte samples, with CUB's shared-memory histograms up
-// to 256 bins; its grid is the blocks of 384 threads the device holds at
-// once (CUB asks the occupancy API). The numbers the host needs are read
+// DeviceHistogram's Policy500 (sm_80) and Policy900 (sm_90, PTX; its own
+// tunings for samples of 1 and 2 bytes), with CUB's shared-memory
+// histograms up to 256 bins; its grid is the blocks of the policy's
+// threads the device holds at once (CUB asks the occupancy API). The numbers the host needs are read
 // from each image's constants by TestPolicies.
 //
 // # Streams and memory

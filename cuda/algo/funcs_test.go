@@ -3,6 +3,7 @@ package algo
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/algo/internal/cubk"
@@ -14,18 +15,27 @@ import (
 func TestLaunchFuncs(t *testing.T) {
 	fns := launchFuncs(&cubk.Kernels{})
 	n := 0
-	n += launchFuncsOf[int32](t, fns)
-	n += launchFuncsOf[uint32](t, fns)
-	n += launchFuncsOf[int64](t, fns)
-	n += launchFuncsOf[uint64](t, fns)
-	n += launchFuncsOf[float32](t, fns)
-	n += launchFuncsOf[float64](t, fns)
+	n += launchFuncsOf[int32](t, fns, true, true, true)
+	n += launchFuncsOf[uint32](t, fns, true, true, true)
+	n += launchFuncsOf[int64](t, fns, true, true, true)
+	n += launchFuncsOf[uint64](t, fns, true, true, true)
+	n += launchFuncsOf[float32](t, fns, true, true, true)
+	n += launchFuncsOf[float64](t, fns, true, true, true)
+	n += launchFuncsOf[int8](t, fns, false, false, true)
+	n += launchFuncsOf[uint8](t, fns, false, false, true)
+	n += launchFuncsOf[int16](t, fns, false, false, true)
+	n += launchFuncsOf[uint16](t, fns, false, false, true)
+	n += launchFuncsOf[Float16](t, fns, true, false, false)
+	n += launchFuncsOf[BFloat16](t, fns, true, false, false)
 	if len(fns) != n {
 		t.Errorf("%d launch funcs found, %d expected", len(fns), n)
 	}
 }
 
-func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
+// launchFuncsOf checks T's launch funcs: every type's, those of the sums
+// and scans for summands, of the select, run-length encode and scan by key
+// for wide types, and the histogram's for samples; the number it expects.
+func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample bool) int {
 	type (
 		tiles     = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], int32) error
 		single    = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], int32, T) error
@@ -49,19 +59,45 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		segment   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], T) error
 	)
 	want := map[string]any{
-		"reduceSumTiles": tiles(nil), "reduceSumSingle": single(nil),
 		"reduceMinTiles": tiles(nil), "reduceMinSingle": single(nil),
 		"reduceMaxTiles": tiles(nil), "reduceMaxSingle": single(nil),
 		"argMinTiles": argTiles(nil), "argMinSingle": argSingle(nil), "argMinPartials": argParts(nil),
 		"argMaxTiles": argTiles(nil), "argMaxSingle": argSingle(nil), "argMaxPartials": argParts(nil),
-		"scanInit": scanInit(nil), "scanInclusiveSum": incl(nil), "scanExclusiveSum": excl(nil),
 		"sortHistogramAsc": hist(nil), "sortHistogramDesc": hist(nil),
 		"sortKeysAsc": keys(nil), "sortKeysDesc": keys(nil), "sortPairsAsc": pairs(nil), "sortPairsDesc": pairs(nil),
-		"selectUnique": unique(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
-		"histogramEvenSmem": histEven(nil), "histogramEvenGmem": histEven(nil),
-		"histogramRangeSmem": histRange(nil), "histogramRangeGmem": histRange(nil),
-		"scanByKeyInit": sbkInit(nil), "scanByKeyInclusiveSum": sbkIncl(nil), "scanByKeyExclusiveSum": sbkExcl(nil),
-		"segmentedSum": segment(nil), "segmentedMin": segment(nil), "segmentedMax": segment(nil),
+		"segmentedMin": segment(nil), "segmentedMax": segment(nil),
+	}
+	if sum {
+		for k, f := range map[string]any{
+			"reduceSumTiles": tiles(nil), "reduceSumSingle": single(nil),
+			"scanInit": scanInit(nil), "scanInclusiveSum": incl(nil), "scanExclusiveSum": excl(nil),
+			"segmentedSum": segment(nil),
+		} {
+			want[k] = f
+		}
+	}
+	if wide {
+		for k, f := range map[string]any{
+			"selectUnique": unique(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
+			"scanByKeyInit": sbkInit(nil), "scanByKeyInclusiveSum": sbkIncl(nil), "scanByKeyExclusiveSum": sbkExcl(nil),
+		} {
+			want[k] = f
+		}
+	}
+	if sample {
+		for k, f := range map[string]any{
+			"histogramEvenSmem": histEven(nil), "histogramEvenGmem": histEven(nil),
+			"histogramRangeSmem": histRange(nil), "histogramRangeGmem": histRange(nil),
+		} {
+			want[k] = f
+		}
+	}
+	for _, k := range kernelNames {
+		if _, ok := want[k]; !ok {
+			if f, ok := fns[k+"/"+typeName[T]()]; ok {
+				t.Errorf("%s/%s: a launch func (%T) the package does not call", k, typeName[T](), f)
+			}
+		}
 	}
 	for k, w := range want {
 		key := k + "/" + typeName[T]()
@@ -70,4 +106,36 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		}
 	}
 	return len(want)
+}
+
+// The half types' launch funcs pass the caller's buffers and values on
+// unchanged: the same cuda.Buffer (its fields do not depend on the
+// element type) and the same bits.
+func TestHalfFuncs(t *testing.T) {
+	b16, bf := reflect.TypeFor[cuda.Buffer[Float16]](), reflect.TypeFor[cuda.Buffer[cubk.F16]]()
+	if b16.NumField() != bf.NumField() || b16.Size() != bf.Size() {
+		t.Fatalf("cuda.Buffer[Float16] and cuda.Buffer[cubk.F16] differ: %d and %d fields", b16.NumField(), bf.NumField())
+	}
+	for i := range b16.NumField() {
+		if f, g := b16.Field(i), bf.Field(i); f.Name != g.Name || f.Type != g.Type || f.Offset != g.Offset {
+			t.Errorf("cuda.Buffer field %d: %s %v at %d, and %s %v at %d: the element type changes the layout", i, f.Name, f.Type, f.Offset, g.Name, g.Type, g.Offset)
+		}
+	}
+	var gotIn, gotOut *cuda.Buffer[cubk.Bf16]
+	var gotInit cubk.Bf16
+	f := func(_ cuda.Config, in, out *cuda.Buffer[cubk.Bf16], n int32, init cubk.Bf16) error {
+		gotIn, gotOut, gotInit = in, out, init
+		return nil
+	}
+	g, ok := halfFunc[BFloat16, cubk.Bf16](f).(func(cuda.Config, *cuda.Buffer[BFloat16], *cuda.Buffer[BFloat16], int32, BFloat16) error)
+	if !ok {
+		t.Fatalf("halfFunc of %T: no func of BFloat16", f)
+	}
+	in, out := new(cuda.Buffer[BFloat16]), new(cuda.Buffer[BFloat16])
+	if err := g(cuda.Config{}, in, out, 3, BFloat16Of(-2)); err != nil {
+		t.Fatal(err)
+	}
+	if unsafe.Pointer(gotIn) != unsafe.Pointer(in) || unsafe.Pointer(gotOut) != unsafe.Pointer(out) || gotInit.Bits != 0xc000 {
+		t.Errorf("the kernel got %p, %p, %#x; want %p, %p, 0xc000", gotIn, gotOut, gotInit.Bits, in, out)
+	}
 }

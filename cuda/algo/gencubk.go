@@ -15,28 +15,42 @@ import (
 	"runtime"
 )
 
-// templates are cub.cu's kernel templates, each instantiated for every
-// type (cubk's Go names end in the type: ReduceSumTilesFloat).
-var templates = []string{
-	"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle", "reduceMaxTiles", "reduceMaxSingle",
-	"argMinTiles", "argMinSingle", "argMinPartials", "argMaxTiles", "argMaxSingle", "argMaxPartials",
-	"scanInit", "scanInclusiveSum", "scanExclusiveSum",
-	"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
-	"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
-	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
-	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax",
+// templates are cub.cu's kernel templates, each instantiated for the
+// types of its list (cubk's Go names end in the type:
+// ReduceSumTilesFloat, SortKeysAscF16).
+var templates = []struct {
+	names []string
+	types []string
+}{
+	{[]string{"reduceMinTiles", "reduceMinSingle", "reduceMaxTiles", "reduceMaxSingle",
+		"argMinTiles", "argMinSingle", "argMinPartials", "argMaxTiles", "argMaxSingle", "argMaxPartials",
+		"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
+		"segmentedMin", "segmentedMax"}, all},
+	{[]string{"reduceSumTiles", "reduceSumSingle", "scanInit", "scanInclusiveSum", "scanExclusiveSum", "segmentedSum"}, sums},
+	{[]string{"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
+		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum"}, wide},
+	{[]string{"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem"}, samples},
 }
 
-// types are the element types, as C++ names them: int32, uint32, int64,
-// uint64, float32, float64.
-var types = []string{"int", "unsigned int", "long long", "unsigned long long", "float", "double"}
+// The element types, as C++ names them. wide: int32, uint32, int64,
+// uint64, float32, float64; samples: those and int8, uint8, int16,
+// uint16; sums: wide and float16, bfloat16 (cub.cu's f16 and bf16, the
+// bits of __half and __nv_bfloat16); all: every one.
+var (
+	wide    = []string{"int", "unsigned int", "long long", "unsigned long long", "float", "double"}
+	samples = append(wide[:len(wide):len(wide)], "signed char", "unsigned char", "short", "unsigned short")
+	sums    = append(wide[:len(wide):len(wide)], "f16", "bf16")
+	all     = append(samples[:len(samples):len(samples)], "f16", "bf16")
+)
 
 func main() {
 	args := []string{"run", "../../cmd/cugen", "kernels", "-src", "cub.cu", "-arch", "sm_80,sm_90", "-I", "nvrtc",
 		"-headers", "libcub-dev", "-headers", "libcu++-dev", "-headers", "cuda-rt-12.4"}
-	for _, k := range templates {
-		for _, t := range types {
-			args = append(args, "-name", k+"<"+t+">")
+	for _, g := range templates {
+		for _, k := range g.names {
+			for _, t := range g.types {
+				args = append(args, "-name", k+"<"+t+">")
+			}
 		}
 	}
 	args = append(args, "-out", "internal/cubk")

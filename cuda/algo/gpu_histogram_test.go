@@ -15,14 +15,16 @@ import (
 
 func TestGPUHistogram(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuHistogram[int32], gpuHistogram[uint32], gpuHistogram[int64], gpuHistogram[uint64], gpuHistogram[float32], gpuHistogram[float64])
+	eachType(t, ctx, a, s, sampleNames, gpuHistogram[int32], gpuHistogram[uint32], gpuHistogram[int64], gpuHistogram[uint64], gpuHistogram[float32], gpuHistogram[float64],
+		gpuHistogram[int8], gpuHistogram[uint8], gpuHistogram[int16], gpuHistogram[uint16])
 }
 
 // histData is n samples around the bins: integers in [-150, 1150) (from
-// 0 unsigned) and one in 16 of the full range; floats in quarters from
+// 0 unsigned; 8-bit ones wrap around, covering their range) and one in 16
+// of the full range; floats in quarters from
 // -12 to 12, and one in 16 a NaN of either sign, an infinity, a zero of
 // either sign, or a bound of HistogramEven's, or just below one.
-func histData[T Number](r *rand.Rand, n int) []T {
+func histData[T Sample](r *rand.Rand, n int) []T {
 	lower, upper := histBounds[T]()
 	host := make([]T, n)
 	full := data[T](r, n)
@@ -59,11 +61,19 @@ func histData[T Number](r *rand.Rand, n int) []T {
 }
 
 // histBounds are HistogramEven's bounds: [-100, 1000) signed, [100,
-// 1100) unsigned, [-10.3, 9.7) floats (bins of inexact width).
-func histBounds[T Number]() (lower, upper T) {
+// 1100) unsigned, [-10.3, 9.7) floats (bins of inexact width); 8-bit:
+// [-100, 100) and [10, 250).
+func histBounds[T Sample]() (lower, upper T) {
 	switch any(*new(T)).(type) {
-	case uint32, uint64:
-		return 100, 1100
+	case int8:
+		var l, u int8 = -100, 100
+		return T(l), T(u)
+	case uint8:
+		var l, u uint8 = 10, 250
+		return T(l), T(u)
+	case uint16, uint32, uint64:
+		var l, u uint16 = 100, 1100
+		return T(l), T(u)
 	case float32, float64:
 		l, u := -10.3, 9.7
 		return T(l), T(u)
@@ -72,18 +82,25 @@ func histBounds[T Number]() (lower, upper T) {
 	return T(l), T(u)
 }
 
-// evenRef is CUB's HistogramEven in Go, in T's arithmetic.
-func evenRef[T Number](host []T, bins int, lower, upper T) []int32 {
+// evenRef is CUB's HistogramEven in Go, in T's arithmetic (8- and 16-bit
+// integers: their differences as ints, in 32-bit unsigned arithmetic).
+func evenRef[T Sample](host []T, bins int, lower, upper T) []int32 {
 	h := make([]int32, bins)
-	scale := T(bins) / (upper - lower)
+	var scale T
+	if isFloat[T]() {
+		scale = T(bins) / (upper - lower)
+	}
 	for _, x := range host {
 		if !(x >= lower && x < upper) {
 			continue
 		}
 		var b int
-		if isFloat[T]() {
+		switch {
+		case isFloat[T]():
 			b = int((x - lower) * scale)
-		} else {
+		case sizeOf[T]() <= 2:
+			b = int(uint32(int64(x)-int64(lower)) * uint32(bins) / uint32(int64(upper)-int64(lower)))
+		default:
 			b = int(uint64(int64(x-lower)) * uint64(bins) / uint64(int64(upper-lower)))
 		}
 		if b < bins {
@@ -94,7 +111,7 @@ func evenRef[T Number](host []T, bins int, lower, upper T) []int32 {
 }
 
 // rangeRef is CUB's HistogramRange in Go: cub::UpperBound over the levels.
-func rangeRef[T Number](host, levels []T) []int32 {
+func rangeRef[T Sample](host, levels []T) []int32 {
 	h := make([]int32, len(levels)-1)
 	for _, x := range host {
 		lo, n := 0, len(levels)
@@ -117,7 +134,7 @@ func rangeRef[T Number](host, levels []T) []int32 {
 // last of shared memory), 257 and 1000 bins (global memory), against
 // evenRef and rangeRef; HistogramRange's levels are sorted random values
 // (duplicates among them), which samples hit exactly.
-func gpuHistogram[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+func gpuHistogram[T Sample](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(8, uint64(sizeOf[T]())))
 	lower, upper := histBounds[T]()
 	for _, n := range selectSizes[T]() {
@@ -143,7 +160,7 @@ func gpuHistogram[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Str
 				if isFloat[T]() {
 					lv[i] = T(float64(r.IntN(81)-40) * 0.25)
 				} else {
-					lv[i] = lower + T(r.IntN(int(upper-lower)))
+					lv[i] = T(int64(lower) + int64(r.IntN(int(int64(upper)-int64(lower)))))
 				}
 			}
 			slices.Sort(lv)

@@ -14,7 +14,7 @@ import (
 
 func TestGPUScanByKey(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuScanByKey[int32], gpuScanByKey[uint32], gpuScanByKey[int64], gpuScanByKey[uint64], gpuScanByKey[float32], gpuScanByKey[float64])
+	eachType(t, ctx, a, s, wideNames, gpuScanByKey[int32], gpuScanByKey[uint32], gpuScanByKey[int64], gpuScanByKey[uint64], gpuScanByKey[float32], gpuScanByKey[float64])
 }
 
 // keyRuns is n int32 keys in runs of 1 to 8, some of thousands (across
@@ -38,7 +38,7 @@ func keyRuns(r *rand.Rand, n int) []int32 {
 // The sums by key at every size, against a loop that starts again where
 // the key changes; floats compared as gpuScan does, and the inclusive sum
 // in place.
-func gpuScanByKey[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+func gpuScanByKey[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(10, uint64(sizeOf[T]())))
 	for _, n := range selectSizes[T]() {
 		host := data[T](r, n)

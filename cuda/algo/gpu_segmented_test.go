@@ -13,7 +13,19 @@ import (
 
 func TestGPUSegmented(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuSegmented[int32], gpuSegmented[uint32], gpuSegmented[int64], gpuSegmented[uint64], gpuSegmented[float32], gpuSegmented[float64])
+	eachType(t, ctx, a, s, numberNames, gpuSegmented(SegmentedSum[int32]), gpuSegmented(SegmentedSum[uint32]),
+		gpuSegmented(SegmentedSum[int64]), gpuSegmented(SegmentedSum[uint64]), gpuSegmented(SegmentedSum[float32]),
+		gpuSegmented(SegmentedSum[float64]), gpuSegmented[int8](nil), gpuSegmented[uint8](nil), gpuSegmented[int16](nil),
+		gpuSegmented[uint16](nil), gpuSegmented(SegmentedSum[Float16]), gpuSegmented(SegmentedSum[BFloat16]))
+}
+
+// segmentedFunc is SegmentedSum, SegmentedMin or SegmentedMax of T.
+type segmentedFunc[T Number] func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T]) error
+
+// gpuSegmented checks SegmentedMin, SegmentedMax and sum (SegmentedSum of
+// T, nil for a T it does not take).
+func gpuSegmented[T Number](sum segmentedFunc[T]) gpuTest {
+	return func(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) { gpuSegmentedOf(t, ctx, a, s, sum) }
 }
 
 // segmentOffsets is offsets over n elements: from 0 to 2, then segments
@@ -42,20 +54,20 @@ func segmentOffsets(r *rand.Rand, n int) []int32 {
 
 // Sum, Min and Max of every segment at every size, with empty segments
 // (0, T's greatest and least) among them, against loops; the sums are
-// exact (data's small integral floats, in segments of at most 20000), so
-// compared exactly.
-func gpuSegmented[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+// exact (data's small integral floats, in segments of at most 20000, and
+// sumData's ones for the half types), so compared exactly.
+func gpuSegmentedOf[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, sumf segmentedFunc[T]) {
 	r := rand.New(rand.NewPCG(11, uint64(sizeOf[T]())))
 	for _, n := range selectSizes[T]() {
-		host := data[T](r, n)
+		host := sumData[T](r, n)
 		off := segmentOffsets(r, n)
 		segs := len(off) - 1
 		sum, lo, hi := make([]T, segs), make([]T, segs), make([]T, segs)
 		for i := range segs {
 			sum[i], lo[i], hi[i] = 0, greatest[T](), least[T]()
 			for _, v := range host[off[i]:off[i+1]] {
-				sum[i] += v
-				lo[i], hi[i] = min(lo[i], v), max(hi[i], v)
+				sum[i] = add(sum[i], v)
+				lo[i], hi[i] = minOf(lo[i], v), maxOf(hi[i], v)
 			}
 		}
 		in := must(cuda.AllocFrom(ctx, host))(t)
@@ -63,9 +75,12 @@ func gpuSegmented[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Str
 		out := must(cuda.Alloc[T](ctx, segs))(t)
 		for _, c := range []struct {
 			name string
-			f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T]) error
+			f    segmentedFunc[T]
 			want []T
-		}{{"SegmentedSum", SegmentedSum[T], sum}, {"SegmentedMin", SegmentedMin[T], lo}, {"SegmentedMax", SegmentedMax[T], hi}} {
+		}{{"SegmentedSum", sumf, sum}, {"SegmentedMin", SegmentedMin[T], lo}, {"SegmentedMax", SegmentedMax[T], hi}} {
+			if c.f == nil {
+				continue
+			}
 			name := fmt.Sprintf("%s n=%d segments=%d", c.name, n, segs)
 			if err := c.f(a, s, in, offsets, out); err != nil {
 				t.Fatalf("%s: %v", name, err)

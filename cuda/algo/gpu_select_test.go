@@ -39,7 +39,7 @@ func selectSizes[T Number]() []int {
 // infinities and zeros of both signs) in runs: mostly of 1 to 8 equal
 // elements, some of thousands (across tiles); a run of zeros mixes -0.0
 // and +0.0, equal by ==.
-func runData[T Number](r *rand.Rand, n int) []T {
+func runData[T Wide](r *rand.Rand, n int) []T {
 	vals := sortData[T](r, n)
 	host := make([]T, 0, n)
 	for i := 0; len(host) < n; i++ {
@@ -95,14 +95,14 @@ func diffBits[T Number](got, want []T) int {
 
 func TestGPUSelect(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuSelect[int32], gpuSelect[uint32], gpuSelect[int64], gpuSelect[uint64], gpuSelect[float32], gpuSelect[float64])
+	eachType(t, ctx, a, s, wideNames, gpuSelect[int32], gpuSelect[uint32], gpuSelect[int64], gpuSelect[uint64], gpuSelect[float32], gpuSelect[float64])
 }
 
 // SelectFlagged and PartitionFlagged against loops: the selected in
 // order (bit for bit, NaNs and zeros' signs included), the rejected after
 // them in reverse, the count, out past the count untouched, and
 // SelectFlagged in place.
-func gpuSelect[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(6, uint64(sizeOf[T]())))
 	count := must(cuda.Alloc[int32](ctx, 1))(t)
 	defer count.Close()
@@ -184,14 +184,14 @@ func gpuSelect[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 
 func TestGPUUnique(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuUnique[int32], gpuUnique[uint32], gpuUnique[int64], gpuUnique[uint64], gpuUnique[float32], gpuUnique[float64])
+	eachType(t, ctx, a, s, wideNames, gpuUnique[int32], gpuUnique[uint32], gpuUnique[int64], gpuUnique[uint64], gpuUnique[float32], gpuUnique[float64])
 }
 
 // Unique and RunLengthEncode against a loop over runs of == (NaN alone,
 // -0.0 with +0.0): Unique keeps each run's first element, RunLengthEncode
 // its last, bit for bit; the outputs past the count untouched; Unique in
 // place.
-func gpuUnique[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+func gpuUnique[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(7, uint64(sizeOf[T]())))
 	count := must(cuda.Alloc[int32](ctx, 1))(t)
 	defer count.Close()

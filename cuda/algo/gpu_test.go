@@ -39,15 +39,88 @@ func gpuLib(tb testing.TB) (*cuda.Context, *Lib, *cuda.Stream) {
 // gpuTest is one algorithm's GPU test for one element type.
 type gpuTest func(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream)
 
-// eachType runs an algorithm's test for each element type the package
-// has, as subtests named after the type.
-func eachType(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, i32, u32, i64, u64, f32, f64 gpuTest) {
-	for _, c := range []struct {
-		name string
-		f    gpuTest
-	}{{"int32", i32}, {"uint32", u32}, {"int64", i64}, {"uint64", u64}, {"float32", f32}, {"float64", f64}} {
-		t.Run(c.name, func(t *testing.T) { c.f(t, ctx, a, s) })
+// The names of the element types of Wide, Sample, Summand and Number, in
+// the order eachType takes their tests.
+var (
+	wideNames   = []string{"int32", "uint32", "int64", "uint64", "float32", "float64"}
+	sampleNames = append(wideNames[:6:6], "int8", "uint8", "int16", "uint16")
+	sumNames    = append(wideNames[:6:6], "float16", "bfloat16")
+	numberNames = append(sampleNames[:10:10], "float16", "bfloat16")
+)
+
+// eachType runs an algorithm's test for each element type it takes,
+// names[i]'s test being fs[i], as subtests named after the type.
+func eachType(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, names []string, fs ...gpuTest) {
+	if len(fs) != len(names) {
+		t.Fatalf("eachType: %d tests for %d types", len(fs), len(names))
 	}
+	for i, f := range fs {
+		t.Run(names[i], func(t *testing.T) { f(t, ctx, a, s) })
+	}
+}
+
+// isHalf is whether T is Float16 or BFloat16.
+func isHalf[T Number]() bool {
+	switch any(*new(T)).(type) {
+	case Float16, BFloat16:
+		return true
+	}
+	return false
+}
+
+// f64 is v's value (a half type's, not its bits).
+func f64[T Number](v T) float64 {
+	switch x := any(v).(type) {
+	case Float16:
+		return float64(x.Float32())
+	case BFloat16:
+		return float64(x.Float32())
+	}
+	return float64(v)
+}
+
+// of is f as a T, rounded to the nearest (half types: from float32).
+func of[T Number](f float64) T {
+	var v any
+	switch any(*new(T)).(type) {
+	case Float16:
+		v = Float16Of(float32(f))
+	case BFloat16:
+		v = BFloat16Of(float32(f))
+	default:
+		return T(f)
+	}
+	return v.(T)
+}
+
+// less is a < b by value; add is a + b (half types: exact only where the
+// sum is a half value, as sumData's sums are).
+func less[T Number](a, b T) bool {
+	if isHalf[T]() {
+		return f64(a) < f64(b)
+	}
+	return a < b
+}
+
+func add[T Number](a, b T) T {
+	if isHalf[T]() {
+		return of[T](f64(a) + f64(b))
+	}
+	return a + b
+}
+
+func minOf[T Number](a, b T) T {
+	if less(b, a) {
+		return b
+	}
+	return a
+}
+
+func maxOf[T Number](a, b T) T {
+	if less(a, b) {
+		return b
+	}
+	return a
 }
 
 // gpuSizes are the element counts every algorithm is checked at for T: 0,
@@ -70,12 +143,26 @@ func gpuSizes[T Number]() []int {
 
 // data is n values of T: full-range integers (the sums wrap exactly as
 // Go's), and small integral floats, whose sums are exact in any order up
-// to 2^24 (float32) and 2^53 (float64) in magnitude.
+// to 2^24 (float32) and 2^53 (float64) in magnitude; Float16 and BFloat16:
+// eighths from -125 to 125 (rounded to BFloat16's 8 bits), whose sums are
+// not exact (sumData's are).
 func data[T Number](r *rand.Rand, n int) []T {
 	out := make([]T, n)
 	for i := range out {
 		var v any
 		switch any(*new(T)).(type) {
+		case int8:
+			v = int8(r.Uint32())
+		case uint8:
+			v = uint8(r.Uint32())
+		case int16:
+			v = int16(r.Uint32())
+		case uint16:
+			v = uint16(r.Uint32())
+		case Float16:
+			v = Float16Of(float32(r.IntN(2001)-1000) / 8)
+		case BFloat16:
+			v = BFloat16Of(float32(r.IntN(2001)-1000) / 8)
 		case int32:
 			v = int32(r.Uint32())
 		case uint32:
@@ -94,7 +181,27 @@ func data[T Number](r *rand.Rand, n int) []T {
 	return out
 }
 
-// exact is whether T's sums of data's values are exact at n elements.
+// sumData is data, but for Float16 and BFloat16 values whose sums are
+// exact in any order in T's own precision (CUB's accumulator): zeros and
+// at most 256 (BFloat16) or 2048 (Float16) ones and minus ones, so that
+// every partial sum is an integer T holds.
+func sumData[T Number](r *rand.Rand, n int) []T {
+	if !isHalf[T]() || n == 0 {
+		return data[T](r, n)
+	}
+	host := make([]T, n)
+	k := 2048
+	if _, ok := any(*new(T)).(BFloat16); ok {
+		k = 256
+	}
+	for range min(n, k) {
+		host[r.IntN(n)] = of[T](float64(1 - 2*r.IntN(2)))
+	}
+	return host
+}
+
+// exact is whether T's sums of data's values (sumData's for the half
+// types) are exact at n elements.
 func exact[T Number](n int) bool {
 	if _, ok := any(*new(T)).(float32); ok {
 		return 8*n <= 1<<24
@@ -113,28 +220,42 @@ func near[T Number](got, want T, mag float64) bool {
 
 func TestGPUReduce(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuReduce[int32], gpuReduce[uint32], gpuReduce[int64], gpuReduce[uint64], gpuReduce[float32], gpuReduce[float64])
+	eachType(t, ctx, a, s, numberNames, gpuReduce(Sum[int32]), gpuReduce(Sum[uint32]), gpuReduce(Sum[int64]), gpuReduce(Sum[uint64]),
+		gpuReduce(Sum[float32]), gpuReduce(Sum[float64]), gpuReduce[int8](nil), gpuReduce[uint8](nil), gpuReduce[int16](nil),
+		gpuReduce[uint16](nil), gpuReduce(Sum[Float16]), gpuReduce(Sum[BFloat16]))
 }
 
-func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+// reduceFunc is Sum, Min or Max of T.
+type reduceFunc[T Number] func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[T]) error
+
+// gpuReduce checks Min, Max and sum (Sum of T, nil for a T it does not
+// take) against loops.
+func gpuReduce[T Number](sum reduceFunc[T]) gpuTest {
+	return func(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) { gpuReduceOf(t, ctx, a, s, sum) }
+}
+
+func gpuReduceOf[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, sum reduceFunc[T]) {
 	r := rand.New(rand.NewPCG(1, uint64(sizeOf[T]())))
 	out := must(cuda.Alloc[T](ctx, 1))(t)
 	defer out.Close()
 	for _, n := range gpuSizes[T]() {
-		host := data[T](r, n)
+		host := sumData[T](r, n)
 		in := must(cuda.AllocFrom(ctx, host))(t)
-		var sum, lo, hi T = 0, greatest[T](), least[T]()
+		var total, lo, hi T = 0, greatest[T](), least[T]()
 		mag := 0.0
 		for _, v := range host {
-			sum += v
-			lo, hi = min(lo, v), max(hi, v)
-			mag += math.Abs(float64(v))
+			total = add(total, v)
+			lo, hi = minOf(lo, v), maxOf(hi, v)
+			mag += math.Abs(f64(v))
 		}
 		for _, c := range []struct {
 			name string
-			f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[T]) error
+			f    reduceFunc[T]
 			want T
-		}{{"Sum", Sum[T], sum}, {"Min", Min[T], lo}, {"Max", Max[T], hi}} {
+		}{{"Sum", sum, total}, {"Min", Min[T], lo}, {"Max", Max[T], hi}} {
+			if c.f == nil {
+				continue
+			}
 			if err := c.f(a, s, in, out); err != nil {
 				t.Fatalf("%s n=%d: %v", c.name, n, err)
 			}
@@ -149,7 +270,8 @@ func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 
 func TestGPUArg(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuArg[int32], gpuArg[uint32], gpuArg[int64], gpuArg[uint64], gpuArg[float32], gpuArg[float64])
+	eachType(t, ctx, a, s, numberNames, gpuArg[int32], gpuArg[uint32], gpuArg[int64], gpuArg[uint64], gpuArg[float32], gpuArg[float64],
+		gpuArg[int8], gpuArg[uint8], gpuArg[int16], gpuArg[uint16], gpuArg[Float16], gpuArg[BFloat16])
 }
 
 // ArgMin and ArgMax find the first of equal extremes: the values are few
@@ -165,16 +287,16 @@ func gpuArg[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 			host := data[T](r, n)
 			if few {
 				for i := range host {
-					host[i] = T(r.IntN(4))
+					host[i] = of[T](float64(r.IntN(4)))
 				}
 			}
 			in := must(cuda.AllocFrom(ctx, host))(t)
 			lo, hi := int32(-1), int32(-1)
 			for i, v := range host {
-				if lo < 0 || v < host[lo] {
+				if lo < 0 || less(v, host[lo]) {
 					lo = int32(i)
 				}
-				if hi < 0 || v > host[hi] {
+				if hi < 0 || less(host[hi], v) {
 					hi = int32(i)
 				}
 			}
@@ -227,13 +349,14 @@ func must[T any](v T, err error) func(testing.TB) T {
 
 func TestGPUScan(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuScan[int32], gpuScan[uint32], gpuScan[int64], gpuScan[uint64], gpuScan[float32], gpuScan[float64])
+	eachType(t, ctx, a, s, sumNames, gpuScan[int32], gpuScan[uint32], gpuScan[int64], gpuScan[uint64], gpuScan[float32], gpuScan[float64],
+		gpuScan[Float16], gpuScan[BFloat16])
 }
 
-func gpuScan[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+func gpuScan[T Summand](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(2, uint64(sizeOf[T]())))
 	for _, n := range gpuSizes[T]() {
-		host := data[T](r, n)
+		host := sumData[T](r, n)
 		in := must(cuda.AllocFrom(ctx, host))(t)
 		out := must(cuda.Alloc[T](ctx, n))(t)
 		incl, excl, mags := make([]T, n), make([]T, n), make([]float64, n)
@@ -241,9 +364,9 @@ func gpuScan[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 		mag := 0.0
 		for i, v := range host {
 			excl[i] = acc
-			acc += v
+			acc = add(acc, v)
 			incl[i] = acc
-			mag += math.Abs(float64(v))
+			mag += math.Abs(f64(v))
 			mags[i] = mag
 		}
 		for _, c := range []struct {
@@ -282,9 +405,10 @@ func gpuScan[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 	}
 }
 
-// NaN, infinities and -0.0: a NaN or +Inf and -Inf together make the sum
-// NaN, an infinity alone wins, an inclusive scan keeps a leading -0.0,
-// and min and max pass the infinities through.
+// NaN, infinities and -0.0, in every float type (the half types too): a
+// NaN or +Inf and -Inf together make the sum NaN, an infinity alone wins,
+// an inclusive scan keeps a leading -0.0, and min and max pass the
+// infinities through.
 func TestGPUSpecialFloats(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	nan, inf := math.NaN(), math.Inf(1)
@@ -300,13 +424,18 @@ func TestGPUSpecialFloats(t *testing.T) {
 		{"both infs", append([]float64{-inf, 3}, append(big, inf)...), nan, -inf, inf},
 		{"negative zeros", []float64{math.Copysign(0, -1), math.Copysign(0, -1)}, 0, 0, 0},
 	} {
-		for _, f32 := range []bool{false, true} {
-			name := fmt.Sprintf("%s/float%d", c.name, map[bool]int{false: 64, true: 32}[f32])
+		for _, ty := range []string{"float64", "float32", "float16", "bfloat16"} {
+			name := c.name + "/" + ty
 			var sum, lo, hi, first float64
-			if f32 {
-				sum, lo, hi, first = specials(t, ctx, a, s, toF32(c.in))
-			} else {
+			switch ty {
+			case "float64":
 				sum, lo, hi, first = specials(t, ctx, a, s, c.in)
+			case "float32":
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[float32](c.in))
+			case "float16":
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[Float16](c.in))
+			default:
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[BFloat16](c.in))
 			}
 			if !same(sum, c.sum) {
 				t.Errorf("%s: Sum = %v, want %v", name, sum, c.sum)
@@ -323,15 +452,16 @@ func TestGPUSpecialFloats(t *testing.T) {
 
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
-func toF32(x []float64) []float32 {
-	out := make([]float32, len(x))
+// toT is x's values as T's, rounded to the nearest.
+func toT[T Number](x []float64) []T {
+	out := make([]T, len(x))
 	for i, v := range x {
-		out[i] = float32(v)
+		out[i] = of[T](v)
 	}
 	return out
 }
 
-func specials[T float32 | float64](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
+func specials[T float32 | float64 | Float16 | BFloat16](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
 	t.Helper()
 	in := must(cuda.AllocFrom(ctx, host))(t)
 	defer in.Close()
@@ -348,7 +478,7 @@ func specials[T float32 | float64](t *testing.T, ctx *cuda.Context, a *Lib, s *c
 		t.Fatal(err)
 	}
 	r := result(t, s, out)
-	return float64(r[0]), float64(r[1]), float64(r[2]), float64(result(t, s, scanned)[0])
+	return f64(r[0]), f64(r[1]), f64(r[2]), f64(result(t, s, scanned)[0])
 }
 
 // A buffer or a Lib of another context than the stream's is refused
@@ -403,7 +533,7 @@ func BenchmarkGPU(b *testing.B) {
 	}
 }
 
-func benchGPU[T Number](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream, n int) {
+func benchGPU[T Summand](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream, n int) {
 	in := must(cuda.AllocFrom(ctx, data[T](rand.New(rand.NewPCG(3, 3)), n)))(b)
 	defer in.Close()
 	out := must(cuda.Alloc[T](ctx, n))(b)
@@ -445,6 +575,18 @@ func sortBits[T Number](v T) uint64 {
 		v = 0 // +0.0
 	}
 	switch x := any(v).(type) {
+	case int8:
+		return uint64(uint8(x) ^ 1<<7)
+	case uint8:
+		return uint64(x)
+	case int16:
+		return uint64(uint16(x) ^ 1<<15)
+	case uint16:
+		return uint64(x)
+	case Float16:
+		return halfBits(uint16(x))
+	case BFloat16:
+		return halfBits(uint16(x))
 	case int32:
 		return uint64(uint32(x) ^ 1<<31)
 	case uint32:
@@ -468,6 +610,17 @@ func sortBits[T Number](v T) uint64 {
 	}
 }
 
+// halfBits is sortBits of a half type's bits b.
+func halfBits(b uint16) uint64 {
+	if b&0x7fff == 0 {
+		b = 0 // -0.0 as +0.0
+	}
+	if b&(1<<15) != 0 {
+		return uint64(^b)
+	}
+	return uint64(b | 1<<15)
+}
+
 // sameBits is whether a and b are the same bits (a NaN's and a zero's
 // sign included).
 func sameBits[T Number](a, b T) bool {
@@ -486,10 +639,10 @@ func sortData[T Number](r *rand.Rand, n int) []T {
 	host := data[T](r, n)
 	for i := range host {
 		if r.IntN(2) == 0 {
-			host[i] = T(r.IntN(8))
+			host[i] = of[T](float64(r.IntN(8)))
 		}
 	}
-	if isFloat[T]() {
+	if isFloat[T]() || isHalf[T]() {
 		nan := math.NaN()
 		specials := []float64{nan, math.Copysign(nan, -1), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}
 		for i := range host {
@@ -500,6 +653,10 @@ func sortData[T Number](r *rand.Rand, n int) []T {
 					*p = float32(v)
 				case *float64:
 					*p = v
+				case *Float16:
+					*p = Float16Of(float32(v)) // a NaN: quiet, of v's sign
+				case *BFloat16:
+					*p = BFloat16Of(float32(v))
 				}
 			}
 		}
@@ -529,7 +686,8 @@ func sortSizes[T Number]() []int {
 
 func TestGPUSort(t *testing.T) {
 	ctx, a, s := gpuLib(t)
-	eachType(t, ctx, a, s, gpuSort[int32], gpuSort[uint32], gpuSort[int64], gpuSort[uint64], gpuSort[float32], gpuSort[float64])
+	eachType(t, ctx, a, s, numberNames, gpuSort[int32], gpuSort[uint32], gpuSort[int64], gpuSort[uint64], gpuSort[float32], gpuSort[float64],
+		gpuSort[int8], gpuSort[uint8], gpuSort[int16], gpuSort[uint16], gpuSort[Float16], gpuSort[BFloat16])
 }
 
 // SortKeys, SortPairs (values: the positions, so stability shows), their

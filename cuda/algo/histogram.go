@@ -12,14 +12,23 @@ import (
 // (exclusive), on s (CUB's DeviceHistogram::HistogramEven, one channel):
 // sample x in [lower, upper) is counted in bin (x-lower)*bins/(upper-lower)
 // as CUB computes it (floats: (x-lower) times bins/(upper-lower) rounded
-// to T, truncated; integers: in 64-bit unsigned arithmetic). Samples
+// to T, truncated; integers: in 64-bit unsigned arithmetic, 32-bit for
+// samples of 8 and 16 bits). Samples
 // outside [lower, upper), NaNs and infinities are not counted, nor is a
 // float sample whose rounding gives bin hist.Len() (CUB drops it too).
 // hist is overwritten; it has at least one bin (and for float32 at most
 // 2^24: CUB carries bin numbers as samples). lower < upper, both
-// finite; for integers, (upper-lower)*bins must fit 64 bits, or the call
-// is refused, as CUB refuses it.
-func HistogramEven[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32], lower, upper T) error {
+// finite; for integers, (upper-lower)*bins must fit 64 bits (32 for 8- and
+// 16-bit samples), or the call is refused, as CUB refuses it.
+//
+// (CUB's dispatch counts 8-bit samples by value in 256 bins first, then
+// maps those to the output's: the same counts as binning each sample.)
+//
+// The bounds are of the samples' type, as in CUB with levels of the
+// sample type: upper is exclusive, so the greatest value of an 8- or
+// 16-bit type (255 for uint8) is never counted. Float16 and BFloat16
+// samples are not taken ([Sample] says why).
+func HistogramEven[T Sample](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32], lower, upper T) error {
 	const op = "HistogramEven"
 	// CUB's ScaleTransform::Init, on the host as CUB does it
 	var scale, rng T
@@ -31,7 +40,13 @@ func HistogramEven[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *c
 			scale = T(bins) / (upper - lower)
 			return nil
 		}
-		scale, rng = T(bins), upper-lower
+		scale, rng = T(bins), upper-lower // the kernels compute both from lower, upper and bins for 8- and 16-bit T
+		if sizeOf[T]() <= 2 {
+			if uint64(int64(upper)-int64(lower)) > math.MaxUint32/uint64(bins) {
+				return fmt.Errorf("algo: %s[%s]: (%v - %v) x %d bins overflows 32 bits (CUB refuses it)", op, typeName[T](), upper, lower, bins)
+			}
+			return nil
+		}
 		if uint64(int64(rng)) > math.MaxUint64/uint64(bins) {
 			return fmt.Errorf("algo: %s[%s]: (%v - %v) x %d bins overflows 64 bits (CUB refuses it)", op, typeName[T](), upper, lower, bins)
 		}
@@ -57,8 +72,10 @@ func HistogramEven[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *c
 // ascending order (not checked: that would read them); samples below the
 // first level, at or above the last, and NaNs are not counted. hist is
 // overwritten; it has at least one bin (float32: at most 2^24, as
-// [HistogramEven]).
-func HistogramRange[T Number](a *Lib, s *cuda.Stream, in, levels *cuda.Buffer[T], hist *cuda.Buffer[int32]) error {
+// [HistogramEven]). As there, the levels are of the samples' type, so an
+// 8- or 16-bit type's greatest value is never counted, and Float16 and
+// BFloat16 samples are not taken.
+func HistogramRange[T Sample](a *Lib, s *cuda.Stream, in, levels *cuda.Buffer[T], hist *cuda.Buffer[int32]) error {
 	const op = "HistogramRange"
 	if err := checkHistogram(a, op, s, in, hist, levels, nil); err != nil {
 		return err
@@ -76,7 +93,7 @@ func HistogramRange[T Number](a *Lib, s *cuda.Stream, in, levels *cuda.Buffer[T]
 // checkHistogram refuses a histogram's misuse before anything runs:
 // levels (HistogramRange's, else nil) of hist's length plus one, and
 // HistogramEven's bounds (bounds, else nil) for hist's bins.
-func checkHistogram[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32], levels *cuda.Buffer[T], bounds func(bins int) error) error {
+func checkHistogram[T Sample](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32], levels *cuda.Buffer[T], bounds func(bins int) error) error {
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}
@@ -110,7 +127,7 @@ func checkHistogram[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer
 // runHistogram clears hist and launches the sweep kernel of kind ("Even",
 // "Range") through launch, which calls the typed kernel f (false: f is
 // not that kernel).
-func runHistogram[T Number](a *Lib, op, kind string, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32],
+func runHistogram[T Sample](a *Lib, op, kind string, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32],
 	launch func(f any, cfg cuda.Config, priv *cuda.Buffer[int32], n, tiles int32) (bool, error)) error {
 	t := typeName[T]()
 	p := policyOf[T](a)

@@ -40,6 +40,11 @@ func TestMisuse(t *testing.T) {
 	flags2 := standin.Must(cuda.Alloc[uint8](ctx, 2))(t)
 	flagsClosed := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
 	flagsClosed.Close()
+	h10 := standin.Must(cuda.Alloc[Float16](ctx, 10))(t)
+	h2 := standin.Must(cuda.Alloc[Float16](ctx, 2))(t)
+	b1 := standin.Must(cuda.Alloc[BFloat16](ctx, 1))(t)
+	i8 := standin.Must(cuda.Alloc[int8](ctx, 10))(t)
+	u16 := standin.Must(cuda.Alloc[uint16](ctx, 10))(t)
 
 	for _, c := range []struct {
 		name string
@@ -120,6 +125,18 @@ func TestMisuse(t *testing.T) {
 		{"nil Lib, rle", func() error { return RunLengthEncode(nil, s, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *Lib", nil},
 		{"nil Lib, sort", func() error { return SortKeys(nil, s, in, out10) }, "algo: SortKeys: algo: nil *Lib", nil},
 		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},
+		{"float16 reduce output of 2", func() error { return Sum(nil, s, h10, h2) }, "algo: Sum[float16]: the output has 2 elements for 10: want 1", nil},
+		{"float16 sort output of 2", func() error { return SortKeys(nil, s, h10, h2) }, "algo: SortKeys[float16]: the output has 2 elements for 10: want 10", nil},
+		{"bfloat16 arg index of 2", func() error { return ArgMax(nil, s, b1, idx2, b1) }, "algo: ArgMax[bfloat16]: the index has 2 elements: want 1", nil},
+		{"float16 scan output of 2", func() error { return InclusiveSum(nil, s, h10, h2) }, "algo: InclusiveSum[float16]: the output has 2 elements for 10: want 10", nil},
+		{"int8 min output of 2", func() error { return Min(nil, s, i8, i8.Slice(0, 2)) }, "algo: Min[int8]: the output has 2 elements for 10: want 1", nil},
+		{"uint16 segmented offsets of 1", func() error { return SegmentedMin(nil, s, u16, idx1, u16.Slice(0, 1)) }, "algo: SegmentedMin[uint16]: 1 offsets for 1 segments: want 2", nil},
+		{"nil Lib, float16 top-k", func() error { return TopK(nil, s, h10, h2, idx2) }, "algo: TopK: algo: nil *Lib", nil},
+		// 8- and 16-bit samples: CUB's 32-bit bin arithmetic, on their
+		// difference promoted to int (int8's full range is no overflow)
+		{"nil Lib, histogram int8 full range", func() error { return HistogramEven(nil, s, i8, v10, math.MinInt8, math.MaxInt8) }, "algo: HistogramEven: algo: nil *Lib", nil},
+		{"histogram uint16 overflow", func() error { return HistogramEven(nil, s, u16, big, 0, math.MaxUint16) }, "algo: HistogramEven[uint16]: (65535 - 0) x 16777217 bins overflows 32 bits (CUB refuses it)", nil},
+		{"nil Lib, histogram range uint16", func() error { return HistogramRange(nil, s, u16, u16.Slice(0, 3), idx2) }, "algo: HistogramRange: algo: nil *Lib", nil},
 	} {
 		err := c.call()
 		if err == nil || !strings.Contains(err.Error(), c.want) || c.is != nil && !errors.Is(err, c.is) {

@@ -65,6 +65,11 @@ var (
 	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}, tile{256, 9}}
 	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}, tile{288, 14}}
 	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}, tile{224, 14}}
+	// the narrower types have only the histogram's (samples of 1 and 2
+	// bytes: Policy900's own tunings)
+	hist80   = agentTiles{histogram: tile{384, 16}}
+	hist90x1 = agentTiles{histogram: tile{768, 12}}
+	hist90x2 = agentTiles{histogram: tile{960, 10}}
 )
 
 // policies[arch][type]: arch 80 is the sm_80 cubin (compute capability
@@ -77,6 +82,14 @@ var policies = map[int]map[string]policy{
 		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8},
 		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21, sel80x4},
 		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10, sel80x8},
+		// keys of 1 and 2 bytes sort with Policy800's onesweep policy
+		// (CUB itself runs its upsweep and downsweep passes on them)
+		"int8":     {256, 32, 320, 28, 4, 8, 8, 384, 21, 384, 21, hist80},
+		"uint8":    {256, 32, 320, 28, 4, 8, 8, 384, 21, 384, 21, hist80},
+		"int16":    {256, 32, 352, 32, 4, 8, 8, 384, 21, 384, 21, hist80},
+		"uint16":   {256, 32, 352, 32, 4, 8, 8, 384, 21, 384, 21, hist80},
+		"float16":  {256, 32, 352, 32, 4, 8, 8, 384, 21, 384, 21, hist80},
+		"bfloat16": {256, 32, 352, 32, 4, 8, 8, 384, 21, 384, 21, hist80},
 	},
 	90: {
 		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4},
@@ -85,17 +98,60 @@ var policies = map[int]map[string]policy{
 		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
 		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23, sel90x4},
 		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
+		// Policy900's small-key onesweep: sm90_small_key_tuning
+		"int8":     {256, 32, 192, 44, 4, 8, 8, 512, 19, 512, 17, hist90x1},
+		"uint8":    {256, 32, 192, 44, 4, 8, 8, 512, 19, 512, 17, hist90x1},
+		"int16":    {256, 32, 512, 24, 4, 8, 8, 512, 19, 512, 17, hist90x2},
+		"uint16":   {256, 32, 512, 24, 4, 8, 8, 512, 19, 512, 17, hist90x2},
+		"float16":  {256, 32, 512, 24, 4, 8, 8, 512, 19, 512, 17, hist90x2},
+		"bfloat16": {256, 32, 512, 24, 4, 8, 8, 512, 19, 512, 17, hist90x2},
 	},
 }
 
-// Number is the element types of the algorithms.
+// Number is the element types of the reductions, scans, sorts and
+// segmented reductions: CUB's integers of 8 to 64 bits, [Float16],
+// [BFloat16], float32 and float64.
 type Number interface {
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | Float16 | BFloat16 | float32 | float64
+}
+
+// Summand is the element types of the sums and scans ([Sum],
+// [InclusiveSum], [ExclusiveSum], [SegmentedSum]): every [Number] but the
+// 8- and 16-bit integers. CUB adds those in int, but into an output of
+// their own type, as here, their sums would wrap at 2^8 or 2^16, which is
+// seldom what a sum is for: sum an int32 copy instead.
+type Summand interface {
+	int32 | uint32 | int64 | uint64 | Float16 | BFloat16 | float32 | float64
+}
+
+// Wide is the element types of the selection, partition, run-length
+// encode and scan by key: those of 4 and 8 bytes. Their kernels are not
+// built for the narrower types (which CUB supports), to keep the embedded
+// images' size down.
+type Wide interface {
 	int32 | uint32 | int64 | uint64 | float32 | float64
+}
+
+// Sample is the sample types of the histograms: every [Number] but
+// [Float16] and [BFloat16]. CUB bins __half samples in half precision (the
+// bin width's reciprocal rounded to 11 bits, so bins are off by one near
+// their edges) and has no bfloat16 transform at all; convert such samples
+// to float32 first.
+type Sample interface {
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | float32 | float64
 }
 
 // typeName is T as the policy table and cub.cu's constants name it.
 func typeName[T Number]() string {
 	switch any(*new(T)).(type) {
+	case int8:
+		return "int8"
+	case uint8:
+		return "uint8"
+	case int16:
+		return "int16"
+	case uint16:
+		return "uint16"
 	case int32:
 		return "int32"
 	case uint32:
@@ -104,6 +160,10 @@ func typeName[T Number]() string {
 		return "int64"
 	case uint64:
 		return "uint64"
+	case Float16:
+		return "float16"
+	case BFloat16:
+		return "bfloat16"
 	case float32:
 		return "float32"
 	default:

@@ -66,7 +66,8 @@ func TestPolicies(t *testing.T) {
 		arch int
 	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
 		got := imageConstants(t, im.file)
-		if want := 24*len(policies[im.arch]) + 2; len(got) != want {
+		// 13 constants for every type, 11 more for the wide ones
+		if want := 13*len(policies[im.arch]) + 11*6 + 2; len(got) != want {
 			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), want)
 		}
 		for name, want := range map[string]int{"cugen_select_word": selectWord, "cugen_rle_word": rleWord} {
@@ -75,20 +76,31 @@ func TestPolicies(t *testing.T) {
 			}
 		}
 		for ty, p := range policies[im.arch] {
-			for name, want := range map[string]int{
+			want := map[string]int{
 				"reduce_threads": p.reduceThreads, "reduce_items": p.reduceItems,
 				"scan_threads": p.scanThreads, "scan_items": p.scanItems, "scan_word": p.scanWord,
 				"arg_items": p.argItems, "arg_pair": p.argPair,
 				"sort_keys_threads": p.sortKeysThreads, "sort_keys_items": p.sortKeysItems,
 				"sort_pairs_threads": p.sortPairsThreads, "sort_pairs_items": p.sortPairsItems,
+				"histogram_threads": p.histogram.threads, "histogram_items": p.histogram.items,
+			}
+			wide := map[string]int{
 				"unique_threads": p.unique.threads, "unique_items": p.unique.items,
 				"flagged_threads": p.flagged.threads, "flagged_items": p.flagged.items,
 				"partition_threads": p.partition.threads, "partition_items": p.partition.items,
 				"rle_threads": p.rle.threads, "rle_items": p.rle.items,
-				"histogram_threads": p.histogram.threads, "histogram_items": p.histogram.items,
 				"scan_by_key_threads": p.scanByKey.threads, "scan_by_key_items": p.scanByKey.items,
 				"scan_by_key_word": scanByKeyWord,
-			} {
+			}
+			isWide := wideTypes[ty]
+			for name, w := range wide {
+				if isWide {
+					want[name] = w
+				} else if w != 0 && name != "scan_by_key_word" {
+					t.Errorf("%s: %s has %s = %d, but its kernels are not built", im.file, ty, name, w)
+				}
+			}
+			for name, want := range want {
 				key := fmt.Sprintf("cugen_%s_%s", name, ty)
 				if v, ok := got[key]; !ok || v != want {
 					t.Errorf("%s: %s = %d (found %v), the table has %d", im.file, key, v, ok, want)
@@ -97,3 +109,6 @@ func TestPolicies(t *testing.T) {
 		}
 	}
 }
+
+// wideTypes are the types of [Wide].
+var wideTypes = map[string]bool{"int32": true, "uint32": true, "int64": true, "uint64": true, "float32": true, "float64": true}

@@ -11,8 +11,17 @@ import (
 // DeviceReduce::Sum): out must have one element. An empty in gives 0.
 // Floating-point sums are in CUB's order (per thread, then per block, then
 // over the blocks), not in index order: they may differ from a sequential
-// sum in the last bits, and a NaN anywhere gives NaN.
-func Sum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+// sum in the last bits, and a NaN anywhere gives NaN. Integers wrap around
+// (8- and 16-bit ones are not summed: [Summand] says why).
+//
+// Float16 and BFloat16 are summed in their own precision, as CUB sums
+// __half and __nv_bfloat16 (its accumulator is the type of __half +
+// __half): every partial sum rounds to 11 (Float16) or 8 (BFloat16)
+// significant bits, and a partial sum past 65504 is a Float16 infinity
+// even if the total is not. A sum of n elements may be off by about n
+// steps of its magnitude's last bit; BFloat16 sums of many elements
+// stagnate (256 + 1 is 256). For an accurate sum, convert to float32 first.
+func Sum[T Summand](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return reduce(a, "Sum", s, in, out, 0)
 }
 
@@ -50,13 +59,16 @@ func ArgMax[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Bu
 // InclusiveSum queues out[i] = in[0] + ... + in[i] on s (CUB's
 // DeviceScan::InclusiveSum, a single pass with decoupled look-back). out
 // must have in's length; it may be in itself. Integers wrap around.
-func InclusiveSum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+// Float16 and BFloat16 prefixes accumulate in their own precision, each
+// partial sum rounded, as [Sum] says (CUB's accumulator for __half is
+// __half).
+func InclusiveSum[T Summand](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return scan(a, "scanInclusiveSum", "InclusiveSum", s, in, out)
 }
 
 // ExclusiveSum queues out[0] = 0, out[i] = in[0] + ... + in[i-1] on s
 // (CUB's DeviceScan::ExclusiveSum); otherwise as [InclusiveSum].
-func ExclusiveSum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+func ExclusiveSum[T Summand](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return scan(a, "scanExclusiveSum", "ExclusiveSum", s, in, out)
 }
 
@@ -192,10 +204,23 @@ func allocTemp[E any](a *Lib, s *cuda.Stream, op string, n int) (*cuda.Buffer[E]
 }
 
 // greatest is T's greatest value, Min's identity: CUB's
-// Traits<T>::Max() for integers, +Inf for floats.
+// Traits<T>::Max() for integers, +Inf for floats (Float16 and BFloat16
+// included).
 func greatest[T Number]() T {
 	var v any
 	switch any(*new(T)).(type) {
+	case int8:
+		v = int8(math.MaxInt8)
+	case uint8:
+		v = uint8(math.MaxUint8)
+	case int16:
+		v = int16(math.MaxInt16)
+	case uint16:
+		v = uint16(math.MaxUint16)
+	case Float16:
+		v = Float16(0x7c00) // +Inf
+	case BFloat16:
+		v = BFloat16(0x7f80)
 	case int32:
 		v = int32(math.MaxInt32)
 	case uint32:
@@ -216,6 +241,18 @@ func greatest[T Number]() T {
 func least[T Number]() T {
 	var v any
 	switch any(*new(T)).(type) {
+	case int8:
+		v = int8(math.MinInt8)
+	case uint8:
+		v = uint8(0)
+	case int16:
+		v = int16(math.MinInt16)
+	case uint16:
+		v = uint16(0)
+	case Float16:
+		v = Float16(0xfc00) // -Inf
+	case BFloat16:
+		v = BFloat16(0xff80)
 	case int32:
 		v = int32(math.MinInt32)
 	case uint32:

@@ -13,18 +13,18 @@ import (
 // out have in's length; out may be in itself (no other overlap is
 // taken). Integers wrap around;
 // floats are summed in CUB's order, as [InclusiveSum] says.
-func InclusiveSumByKey[T Number](a *Lib, s *cuda.Stream, keys *cuda.Buffer[int32], in, out *cuda.Buffer[T]) error {
+func InclusiveSumByKey[T Wide](a *Lib, s *cuda.Stream, keys *cuda.Buffer[int32], in, out *cuda.Buffer[T]) error {
 	return scanByKey(a, "InclusiveSumByKey", "scanByKeyInclusiveSum", s, keys, in, out)
 }
 
 // ExclusiveSumByKey is [InclusiveSumByKey] without in[i]: out[i] = 0 at
 // the first element of each run of equal keys, then the sum of the run's
 // elements before i (CUB's DeviceScan::ExclusiveSumByKey).
-func ExclusiveSumByKey[T Number](a *Lib, s *cuda.Stream, keys *cuda.Buffer[int32], in, out *cuda.Buffer[T]) error {
+func ExclusiveSumByKey[T Wide](a *Lib, s *cuda.Stream, keys *cuda.Buffer[int32], in, out *cuda.Buffer[T]) error {
 	return scanByKey(a, "ExclusiveSumByKey", "scanByKeyExclusiveSum", s, keys, in, out)
 }
 
-func scanByKey[T Number](a *Lib, op, kernel string, s *cuda.Stream, keys *cuda.Buffer[int32], in, out *cuda.Buffer[T]) error {
+func scanByKey[T Wide](a *Lib, op, kernel string, s *cuda.Stream, keys *cuda.Buffer[int32], in, out *cuda.Buffer[T]) error {
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}

@@ -12,7 +12,7 @@ import (
 // from 0 to at most in's length (not checked: that would read them); the
 // segments may leave elements out. An empty segment sums to 0. Floats are
 // summed in CUB's order, as [Sum] says.
-func SegmentedSum[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets *cuda.Buffer[int32], out *cuda.Buffer[T]) error {
+func SegmentedSum[T Summand](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets *cuda.Buffer[int32], out *cuda.Buffer[T]) error {
 	return segmented(a, "Sum", s, in, offsets, out, 0)
 }
 

@@ -11,7 +11,7 @@ import (
 // DeviceSelect::Flagged). flags and out have in's length (the most that
 // can be selected), count one element; out[k:] keeps what it held. out may
 // be in itself, compacting it in place (no other overlap is taken).
-func SelectFlagged[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+func SelectFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	return selectIf(a, "SelectFlagged", s, in, flags, out, count)
 }
 
@@ -21,7 +21,7 @@ func SelectFlagged[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *
 // does, so -0.0 and +0.0 are duplicates (the first kept, its sign too) and
 // every NaN is kept. out has in's length, count one element; out[k:] keeps
 // what it held. out may be in itself (no other overlap is taken).
-func Unique[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+func Unique[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	return selectIf(a, "Unique", s, in, nil, out, count)
 }
 
@@ -31,7 +31,7 @@ func Unique[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cu
 // DevicePartition::Flagged writes them: the last rejected element at
 // out[k]); count[0] = k. flags and out have in's length, count one
 // element. out must not overlap in.
-func PartitionFlagged[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+func PartitionFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	return selectIf(a, "PartitionFlagged", s, in, flags, out, count)
 }
 
@@ -43,7 +43,7 @@ func PartitionFlagged[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flag
 // element; past the runs they keep what they held. Of a run of -0.0 and
 // +0.0, unique holds the run's last element (CUB keeps the key that ends
 // a run); every NaN is a run of its own. unique must not overlap in.
-func RunLengthEncode[T Number](a *Lib, s *cuda.Stream, in, unique *cuda.Buffer[T], counts, runs *cuda.Buffer[int32]) error {
+func RunLengthEncode[T Wide](a *Lib, s *cuda.Stream, in, unique *cuda.Buffer[T], counts, runs *cuda.Buffer[int32]) error {
 	const op = "RunLengthEncode"
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
@@ -94,7 +94,7 @@ func RunLengthEncode[T Number](a *Lib, s *cuda.Stream, in, unique *cuda.Buffer[T
 }
 
 // selectIf is SelectFlagged, Unique (flags nil) and PartitionFlagged.
-func selectIf[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+func selectIf[T Wide](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}
