@@ -1,8 +1,9 @@
 // Package cuda is the Go API for CUDA, over cugen's generated packages
 // (cu, nvrtc, ...): devices and contexts safe to use from any goroutine,
-// typed device memory, modules and kernels, checked kernel launches,
-// streams a goroutine can wait on without blocking a thread, events,
-// graphs, memory pools, IPC and NCCL.
+// typed device memory (with the half types [Float16] and [BFloat16]),
+// modules and kernels, checked kernel launches, streams a goroutine can
+// wait on without blocking a thread, events, graphs, memory pools, IPC
+// and NCCL.
 //
 //	ctx, err := cuda.NewContext(0) // device 0's primary context
 //	defer ctx.Close()

@@ -90,7 +90,7 @@ var kernelNames = []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles"
 
 // launchFuncs finds cubk's typed launch func of every kernel and type, by
 // name, once: run.go calls them through a type assertion, not reflection.
-// The half types' funcs are adapted to take Float16 and BFloat16.
+// The half types' funcs are adapted to take cuda.Float16 and cuda.BFloat16.
 func launchFuncs(k *cubk.Kernels) map[string]any {
 	m := map[string]any{}
 	v := reflect.ValueOf(k)
@@ -102,9 +102,9 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 			}
 			switch t {
 			case "float16":
-				m[kernel+"/"+t] = halfFunc[Float16, cubk.F16](f.Interface())
+				m[kernel+"/"+t] = halfFunc[cuda.Float16, cubk.F16](f.Interface())
 			case "bfloat16":
-				m[kernel+"/"+t] = halfFunc[BFloat16, cubk.Bf16](f.Interface())
+				m[kernel+"/"+t] = halfFunc[cuda.BFloat16, cubk.Bf16](f.Interface())
 			default:
 				m[kernel+"/"+t] = f.Interface()
 			}

@@ -18,20 +18,20 @@
 //
 // # Element types
 //
-// The minima and maxima (also arg- and segmented), the sorts (with
-// Argsort and TopK) take every [Number]: integers of 8, 16, 32 and 64
-// bits, float32, float64, and [Float16] and [BFloat16], the bits of CUDA's
-// __half and __nv_bfloat16, which the kernels compute with as CUB does:
-// CUB's traits sort them as floats, NaNs and -0.0 as for float32
+// The minima and maxima (also arg- and segmented), the sorts (with Argsort
+// and TopK) take every [Number]: integers of 8, 16, 32 and 64 bits,
+// float32, float64, and [cuda.Float16] and [cuda.BFloat16], the bits of
+// CUDA's __half and __nv_bfloat16, which the kernels compute with as CUB
+// does: CUB's traits sort them as floats, NaNs and -0.0 as for float32
 // (TestGPUSort). The sums and scans take every [Summand], all but the 8-
 // and 16-bit integers, whose sums would wrap in their own type; the half
-// types' sums round every partial sum to the half type, CUB's
-// accumulator ([Sum] says what that costs). The histograms take every
-// [Sample] (not the half types: CUB bins __half samples in half precision
-// and has no bfloat16 binning), the selection, partition, run-length
-// encode and scans by key every [Wide] type (4 and 8 bytes: CUB supports
-// the narrower ones too, left out to keep the embedded images' size
-// down). Another type is a compile error.
+// types' sums round every partial sum to the half type, CUB's accumulator
+// ([Sum] says what that costs). The histograms take every [Sample] (not
+// the half types: CUB bins __half samples in half precision and has no
+// bfloat16 binning), the selection, partition, run-length encode and scans
+// by key every [Wide] type (4 and 8 bytes: CUB supports the narrower ones
+// too, left out to keep the embedded images' size down). Another type is a
+// compile error.
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
 // AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf,

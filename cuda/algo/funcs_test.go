@@ -25,8 +25,8 @@ func TestLaunchFuncs(t *testing.T) {
 	n += launchFuncsOf[uint8](t, fns, false, false, true)
 	n += launchFuncsOf[int16](t, fns, false, false, true)
 	n += launchFuncsOf[uint16](t, fns, false, false, true)
-	n += launchFuncsOf[Float16](t, fns, true, false, false)
-	n += launchFuncsOf[BFloat16](t, fns, true, false, false)
+	n += launchFuncsOf[cuda.Float16](t, fns, true, false, false)
+	n += launchFuncsOf[cuda.BFloat16](t, fns, true, false, false)
 	if len(fns) != n {
 		t.Errorf("%d launch funcs found, %d expected", len(fns), n)
 	}
@@ -112,9 +112,9 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 // unchanged: the same cuda.Buffer (its fields do not depend on the
 // element type) and the same bits.
 func TestHalfFuncs(t *testing.T) {
-	b16, bf := reflect.TypeFor[cuda.Buffer[Float16]](), reflect.TypeFor[cuda.Buffer[cubk.F16]]()
+	b16, bf := reflect.TypeFor[cuda.Buffer[cuda.Float16]](), reflect.TypeFor[cuda.Buffer[cubk.F16]]()
 	if b16.NumField() != bf.NumField() || b16.Size() != bf.Size() {
-		t.Fatalf("cuda.Buffer[Float16] and cuda.Buffer[cubk.F16] differ: %d and %d fields", b16.NumField(), bf.NumField())
+		t.Fatalf("cuda.Buffer[cuda.Float16] and cuda.Buffer[cubk.F16] differ: %d and %d fields", b16.NumField(), bf.NumField())
 	}
 	for i := range b16.NumField() {
 		if f, g := b16.Field(i), bf.Field(i); f.Name != g.Name || f.Type != g.Type || f.Offset != g.Offset {
@@ -127,12 +127,12 @@ func TestHalfFuncs(t *testing.T) {
 		gotIn, gotOut, gotInit = in, out, init
 		return nil
 	}
-	g, ok := halfFunc[BFloat16, cubk.Bf16](f).(func(cuda.Config, *cuda.Buffer[BFloat16], *cuda.Buffer[BFloat16], int32, BFloat16) error)
+	g, ok := halfFunc[cuda.BFloat16, cubk.Bf16](f).(func(cuda.Config, *cuda.Buffer[cuda.BFloat16], *cuda.Buffer[cuda.BFloat16], int32, cuda.BFloat16) error)
 	if !ok {
-		t.Fatalf("halfFunc of %T: no func of BFloat16", f)
+		t.Fatalf("halfFunc of %T: no func of cuda.BFloat16", f)
 	}
-	in, out := new(cuda.Buffer[BFloat16]), new(cuda.Buffer[BFloat16])
-	if err := g(cuda.Config{}, in, out, 3, BFloat16Of(-2)); err != nil {
+	in, out := new(cuda.Buffer[cuda.BFloat16]), new(cuda.Buffer[cuda.BFloat16])
+	if err := g(cuda.Config{}, in, out, 3, cuda.BFloat16Of(-2)); err != nil {
 		t.Fatal(err)
 	}
 	if unsafe.Pointer(gotIn) != unsafe.Pointer(in) || unsafe.Pointer(gotOut) != unsafe.Pointer(out) || gotInit.Bits != 0xc000 {

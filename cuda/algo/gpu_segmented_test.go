@@ -16,7 +16,7 @@ func TestGPUSegmented(t *testing.T) {
 	eachType(t, ctx, a, s, numberNames, gpuSegmented(SegmentedSum[int32]), gpuSegmented(SegmentedSum[uint32]),
 		gpuSegmented(SegmentedSum[int64]), gpuSegmented(SegmentedSum[uint64]), gpuSegmented(SegmentedSum[float32]),
 		gpuSegmented(SegmentedSum[float64]), gpuSegmented[int8](nil), gpuSegmented[uint8](nil), gpuSegmented[int16](nil),
-		gpuSegmented[uint16](nil), gpuSegmented(SegmentedSum[Float16]), gpuSegmented(SegmentedSum[BFloat16]))
+		gpuSegmented[uint16](nil), gpuSegmented(SegmentedSum[cuda.Float16]), gpuSegmented(SegmentedSum[cuda.BFloat16]))
 }
 
 // segmentedFunc is SegmentedSum, SegmentedMin or SegmentedMax of T.

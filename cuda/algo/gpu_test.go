@@ -59,10 +59,10 @@ func eachType(t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, names []s
 	}
 }
 
-// isHalf is whether T is Float16 or BFloat16.
+// isHalf is whether T is cuda.Float16 or cuda.BFloat16.
 func isHalf[T Number]() bool {
 	switch any(*new(T)).(type) {
-	case Float16, BFloat16:
+	case cuda.Float16, cuda.BFloat16:
 		return true
 	}
 	return false
@@ -71,9 +71,9 @@ func isHalf[T Number]() bool {
 // f64 is v's value (a half type's, not its bits).
 func f64[T Number](v T) float64 {
 	switch x := any(v).(type) {
-	case Float16:
+	case cuda.Float16:
 		return float64(x.Float32())
-	case BFloat16:
+	case cuda.BFloat16:
 		return float64(x.Float32())
 	}
 	return float64(v)
@@ -83,10 +83,10 @@ func f64[T Number](v T) float64 {
 func of[T Number](f float64) T {
 	var v any
 	switch any(*new(T)).(type) {
-	case Float16:
-		v = Float16Of(float32(f))
-	case BFloat16:
-		v = BFloat16Of(float32(f))
+	case cuda.Float16:
+		v = cuda.Float16Of(float32(f))
+	case cuda.BFloat16:
+		v = cuda.BFloat16Of(float32(f))
 	default:
 		return T(f)
 	}
@@ -143,9 +143,9 @@ func gpuSizes[T Number]() []int {
 
 // data is n values of T: full-range integers (the sums wrap exactly as
 // Go's), and small integral floats, whose sums are exact in any order up
-// to 2^24 (float32) and 2^53 (float64) in magnitude; Float16 and BFloat16:
-// eighths from -125 to 125 (rounded to BFloat16's 8 bits), whose sums are
-// not exact (sumData's are).
+// to 2^24 (float32) and 2^53 (float64) in magnitude; cuda.Float16 and
+// cuda.BFloat16: eighths from -125 to 125 (rounded to BFloat16's 8 bits),
+// whose sums are not exact (sumData's are).
 func data[T Number](r *rand.Rand, n int) []T {
 	out := make([]T, n)
 	for i := range out {
@@ -159,10 +159,10 @@ func data[T Number](r *rand.Rand, n int) []T {
 			v = int16(r.Uint32())
 		case uint16:
 			v = uint16(r.Uint32())
-		case Float16:
-			v = Float16Of(float32(r.IntN(2001)-1000) / 8)
-		case BFloat16:
-			v = BFloat16Of(float32(r.IntN(2001)-1000) / 8)
+		case cuda.Float16:
+			v = cuda.Float16Of(float32(r.IntN(2001)-1000) / 8)
+		case cuda.BFloat16:
+			v = cuda.BFloat16Of(float32(r.IntN(2001)-1000) / 8)
 		case int32:
 			v = int32(r.Uint32())
 		case uint32:
@@ -181,17 +181,17 @@ func data[T Number](r *rand.Rand, n int) []T {
 	return out
 }
 
-// sumData is data, but for Float16 and BFloat16 values whose sums are
-// exact in any order in T's own precision (CUB's accumulator): zeros and
-// at most 256 (BFloat16) or 2048 (Float16) ones and minus ones, so that
-// every partial sum is an integer T holds.
+// sumData is data, but for cuda.Float16 and cuda.BFloat16 values whose
+// sums are exact in any order in T's own precision (CUB's accumulator):
+// zeros and at most 256 (BFloat16) or 2048 (Float16) ones and minus
+// ones, so that every partial sum is an integer T holds.
 func sumData[T Number](r *rand.Rand, n int) []T {
 	if !isHalf[T]() || n == 0 {
 		return data[T](r, n)
 	}
 	host := make([]T, n)
 	k := 2048
-	if _, ok := any(*new(T)).(BFloat16); ok {
+	if _, ok := any(*new(T)).(cuda.BFloat16); ok {
 		k = 256
 	}
 	for range min(n, k) {
@@ -222,7 +222,7 @@ func TestGPUReduce(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	eachType(t, ctx, a, s, numberNames, gpuReduce(Sum[int32]), gpuReduce(Sum[uint32]), gpuReduce(Sum[int64]), gpuReduce(Sum[uint64]),
 		gpuReduce(Sum[float32]), gpuReduce(Sum[float64]), gpuReduce[int8](nil), gpuReduce[uint8](nil), gpuReduce[int16](nil),
-		gpuReduce[uint16](nil), gpuReduce(Sum[Float16]), gpuReduce(Sum[BFloat16]))
+		gpuReduce[uint16](nil), gpuReduce(Sum[cuda.Float16]), gpuReduce(Sum[cuda.BFloat16]))
 }
 
 // reduceFunc is Sum, Min or Max of T.
@@ -271,7 +271,7 @@ func gpuReduceOf[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stre
 func TestGPUArg(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	eachType(t, ctx, a, s, numberNames, gpuArg[int32], gpuArg[uint32], gpuArg[int64], gpuArg[uint64], gpuArg[float32], gpuArg[float64],
-		gpuArg[int8], gpuArg[uint8], gpuArg[int16], gpuArg[uint16], gpuArg[Float16], gpuArg[BFloat16])
+		gpuArg[int8], gpuArg[uint8], gpuArg[int16], gpuArg[uint16], gpuArg[cuda.Float16], gpuArg[cuda.BFloat16])
 }
 
 // ArgMin and ArgMax find the first of equal extremes: the values are few
@@ -350,7 +350,7 @@ func must[T any](v T, err error) func(testing.TB) T {
 func TestGPUScan(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	eachType(t, ctx, a, s, sumNames, gpuScan[int32], gpuScan[uint32], gpuScan[int64], gpuScan[uint64], gpuScan[float32], gpuScan[float64],
-		gpuScan[Float16], gpuScan[BFloat16])
+		gpuScan[cuda.Float16], gpuScan[cuda.BFloat16])
 }
 
 func gpuScan[T Summand](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
@@ -433,9 +433,9 @@ func TestGPUSpecialFloats(t *testing.T) {
 			case "float32":
 				sum, lo, hi, first = specials(t, ctx, a, s, toT[float32](c.in))
 			case "float16":
-				sum, lo, hi, first = specials(t, ctx, a, s, toT[Float16](c.in))
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[cuda.Float16](c.in))
 			default:
-				sum, lo, hi, first = specials(t, ctx, a, s, toT[BFloat16](c.in))
+				sum, lo, hi, first = specials(t, ctx, a, s, toT[cuda.BFloat16](c.in))
 			}
 			if !same(sum, c.sum) {
 				t.Errorf("%s: Sum = %v, want %v", name, sum, c.sum)
@@ -461,7 +461,7 @@ func toT[T Number](x []float64) []T {
 	return out
 }
 
-func specials[T float32 | float64 | Float16 | BFloat16](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
+func specials[T float32 | float64 | cuda.Float16 | cuda.BFloat16](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
 	t.Helper()
 	in := must(cuda.AllocFrom(ctx, host))(t)
 	defer in.Close()
@@ -583,9 +583,9 @@ func sortBits[T Number](v T) uint64 {
 		return uint64(uint16(x) ^ 1<<15)
 	case uint16:
 		return uint64(x)
-	case Float16:
+	case cuda.Float16:
 		return halfBits(uint16(x))
-	case BFloat16:
+	case cuda.BFloat16:
 		return halfBits(uint16(x))
 	case int32:
 		return uint64(uint32(x) ^ 1<<31)
@@ -653,10 +653,10 @@ func sortData[T Number](r *rand.Rand, n int) []T {
 					*p = float32(v)
 				case *float64:
 					*p = v
-				case *Float16:
-					*p = Float16Of(float32(v)) // a NaN: quiet, of v's sign
-				case *BFloat16:
-					*p = BFloat16Of(float32(v))
+				case *cuda.Float16:
+					*p = cuda.Float16Of(float32(v)) // a NaN: quiet, of v's sign
+				case *cuda.BFloat16:
+					*p = cuda.BFloat16Of(float32(v))
 				}
 			}
 		}
@@ -687,7 +687,7 @@ func sortSizes[T Number]() []int {
 func TestGPUSort(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	eachType(t, ctx, a, s, numberNames, gpuSort[int32], gpuSort[uint32], gpuSort[int64], gpuSort[uint64], gpuSort[float32], gpuSort[float64],
-		gpuSort[int8], gpuSort[uint8], gpuSort[int16], gpuSort[uint16], gpuSort[Float16], gpuSort[BFloat16])
+		gpuSort[int8], gpuSort[uint8], gpuSort[int16], gpuSort[uint16], gpuSort[cuda.Float16], gpuSort[cuda.BFloat16])
 }
 
 // SortKeys, SortPairs (values: the positions, so stability shows), their

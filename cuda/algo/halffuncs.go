@@ -9,12 +9,12 @@ import (
 
 // halfFunc adapts cubk's launch func f of a kernel instantiated for
 // cub.cu's f16 or bf16 (S: cubk.F16 or cubk.Bf16, a struct of the bits)
-// to the signature of T (Float16 or BFloat16) that run.go and sort.go
-// call it through; a func without S in its parameters is f itself. The
+// to the signature of T (cuda.Float16 or cuda.BFloat16) that run.go and
+// sort.go call it through; a func without S in its parameters is f itself. The
 // buffers are the same memory: a cuda.Buffer's fields do not depend on
 // its element type (TestHalfFuncs), and S and T are both 2 bytes of the
 // same bits.
-func halfFunc[T Float16 | BFloat16, S cubk.F16 | cubk.Bf16](f any) any {
+func halfFunc[T cuda.Float16 | cuda.BFloat16, S cubk.F16 | cubk.Bf16](f any) any {
 	type (
 		B[E any] = *cuda.Buffer[E]
 		C        = cuda.Config

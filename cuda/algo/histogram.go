@@ -26,7 +26,7 @@ import (
 //
 // The bounds are of the samples' type, as in CUB with levels of the
 // sample type: upper is exclusive, so the greatest value of an 8- or
-// 16-bit type (255 for uint8) is never counted. Float16 and BFloat16
+// 16-bit type (255 for uint8) is never counted. cuda.Float16 and cuda.BFloat16
 // samples are not taken ([Sample] says why).
 func HistogramEven[T Sample](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32], lower, upper T) error {
 	const op = "HistogramEven"
@@ -73,8 +73,8 @@ func HistogramEven[T Sample](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *c
 // first level, at or above the last, and NaNs are not counted. hist is
 // overwritten; it has at least one bin (float32: at most 2^24, as
 // [HistogramEven]). As there, the levels are of the samples' type, so an
-// 8- or 16-bit type's greatest value is never counted, and Float16 and
-// BFloat16 samples are not taken.
+// 8- or 16-bit type's greatest value is never counted, and cuda.Float16 and
+// cuda.BFloat16 samples are not taken.
 func HistogramRange[T Sample](a *Lib, s *cuda.Stream, in, levels *cuda.Buffer[T], hist *cuda.Buffer[int32]) error {
 	const op = "HistogramRange"
 	if err := checkHistogram(a, op, s, in, hist, levels, nil); err != nil {

@@ -40,9 +40,9 @@ func TestMisuse(t *testing.T) {
 	flags2 := standin.Must(cuda.Alloc[uint8](ctx, 2))(t)
 	flagsClosed := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
 	flagsClosed.Close()
-	h10 := standin.Must(cuda.Alloc[Float16](ctx, 10))(t)
-	h2 := standin.Must(cuda.Alloc[Float16](ctx, 2))(t)
-	b1 := standin.Must(cuda.Alloc[BFloat16](ctx, 1))(t)
+	h10 := standin.Must(cuda.Alloc[cuda.Float16](ctx, 10))(t)
+	h2 := standin.Must(cuda.Alloc[cuda.Float16](ctx, 2))(t)
+	b1 := standin.Must(cuda.Alloc[cuda.BFloat16](ctx, 1))(t)
 	i8 := standin.Must(cuda.Alloc[int8](ctx, 10))(t)
 	u16 := standin.Must(cuda.Alloc[uint16](ctx, 10))(t)
 

@@ -3,6 +3,8 @@ package algo
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/cugen/cugen/cuda"
 )
 
 // policy is what the host dispatch needs of the tuning one image's kernels
@@ -109,10 +111,10 @@ var policies = map[int]map[string]policy{
 }
 
 // Number is the element types of the reductions, scans, sorts and
-// segmented reductions: CUB's integers of 8 to 64 bits, [Float16],
-// [BFloat16], float32 and float64.
+// segmented reductions: CUB's integers of 8 to 64 bits, [cuda.Float16],
+// [cuda.BFloat16], float32 and float64.
 type Number interface {
-	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | Float16 | BFloat16 | float32 | float64
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | cuda.Float16 | cuda.BFloat16 | float32 | float64
 }
 
 // Summand is the element types of the sums and scans ([Sum],
@@ -121,7 +123,7 @@ type Number interface {
 // their own type, as here, their sums would wrap at 2^8 or 2^16, which is
 // seldom what a sum is for: sum an int32 copy instead.
 type Summand interface {
-	int32 | uint32 | int64 | uint64 | Float16 | BFloat16 | float32 | float64
+	int32 | uint32 | int64 | uint64 | cuda.Float16 | cuda.BFloat16 | float32 | float64
 }
 
 // Wide is the element types of the selection, partition, run-length
@@ -133,10 +135,10 @@ type Wide interface {
 }
 
 // Sample is the sample types of the histograms: every [Number] but
-// [Float16] and [BFloat16]. CUB bins __half samples in half precision (the
-// bin width's reciprocal rounded to 11 bits, so bins are off by one near
-// their edges) and has no bfloat16 transform at all; convert such samples
-// to float32 first.
+// [cuda.Float16] and [cuda.BFloat16]. CUB bins __half samples in half
+// precision (the bin width's reciprocal rounded to 11 bits, so bins are
+// off by one near their edges) and has no bfloat16 transform at all;
+// convert such samples to float32 first.
 type Sample interface {
 	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64 | float32 | float64
 }
@@ -160,9 +162,9 @@ func typeName[T Number]() string {
 		return "int64"
 	case uint64:
 		return "uint64"
-	case Float16:
+	case cuda.Float16:
 		return "float16"
-	case BFloat16:
+	case cuda.BFloat16:
 		return "bfloat16"
 	case float32:
 		return "float32"

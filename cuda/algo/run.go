@@ -14,13 +14,14 @@ import (
 // sum in the last bits, and a NaN anywhere gives NaN. Integers wrap around
 // (8- and 16-bit ones are not summed: [Summand] says why).
 //
-// Float16 and BFloat16 are summed in their own precision, as CUB sums
-// __half and __nv_bfloat16 (its accumulator is the type of __half +
-// __half): every partial sum rounds to 11 (Float16) or 8 (BFloat16)
-// significant bits, and a partial sum past 65504 is a Float16 infinity
-// even if the total is not. A sum of n elements may be off by about n
-// steps of its magnitude's last bit; BFloat16 sums of many elements
-// stagnate (256 + 1 is 256). For an accurate sum, convert to float32 first.
+// [cuda.Float16] and [cuda.BFloat16] are summed in their own precision,
+// as CUB sums __half and __nv_bfloat16 (its accumulator is the type of
+// __half + __half): every partial sum rounds to 11 (Float16) or 8
+// (BFloat16) significant bits, and a partial sum past 65504 is a Float16
+// infinity even if the total is not. A sum of n elements may be off by
+// about n steps of its magnitude's last bit; BFloat16 sums of many
+// elements stagnate (256 + 1 is 256). For an accurate sum, convert to
+// float32 first.
 func Sum[T Summand](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return reduce(a, "Sum", s, in, out, 0)
 }
@@ -59,9 +60,9 @@ func ArgMax[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Bu
 // InclusiveSum queues out[i] = in[0] + ... + in[i] on s (CUB's
 // DeviceScan::InclusiveSum, a single pass with decoupled look-back). out
 // must have in's length; it may be in itself. Integers wrap around.
-// Float16 and BFloat16 prefixes accumulate in their own precision, each
-// partial sum rounded, as [Sum] says (CUB's accumulator for __half is
-// __half).
+// [cuda.Float16] and [cuda.BFloat16] prefixes accumulate in their own
+// precision, each partial sum rounded, as [Sum] says (CUB's accumulator
+// for __half is __half).
 func InclusiveSum[T Summand](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return scan(a, "scanInclusiveSum", "InclusiveSum", s, in, out)
 }
@@ -204,8 +205,8 @@ func allocTemp[E any](a *Lib, s *cuda.Stream, op string, n int) (*cuda.Buffer[E]
 }
 
 // greatest is T's greatest value, Min's identity: CUB's
-// Traits<T>::Max() for integers, +Inf for floats (Float16 and BFloat16
-// included).
+// Traits<T>::Max() for integers, +Inf for floats (cuda.Float16 and
+// cuda.BFloat16 included).
 func greatest[T Number]() T {
 	var v any
 	switch any(*new(T)).(type) {
@@ -217,10 +218,10 @@ func greatest[T Number]() T {
 		v = int16(math.MaxInt16)
 	case uint16:
 		v = uint16(math.MaxUint16)
-	case Float16:
-		v = Float16(0x7c00) // +Inf
-	case BFloat16:
-		v = BFloat16(0x7f80)
+	case cuda.Float16:
+		v = cuda.Float16(0x7c00) // +Inf
+	case cuda.BFloat16:
+		v = cuda.BFloat16(0x7f80)
 	case int32:
 		v = int32(math.MaxInt32)
 	case uint32:
@@ -249,10 +250,10 @@ func least[T Number]() T {
 		v = int16(math.MinInt16)
 	case uint16:
 		v = uint16(0)
-	case Float16:
-		v = Float16(0xfc00) // -Inf
-	case BFloat16:
-		v = BFloat16(0xff80)
+	case cuda.Float16:
+		v = cuda.Float16(0xfc00) // -Inf
+	case cuda.BFloat16:
+		v = cuda.BFloat16(0xff80)
 	case int32:
 		v = int32(math.MinInt32)
 	case uint32:

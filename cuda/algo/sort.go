@@ -89,8 +89,8 @@ func planSort(tile, n, size, resident128 int) sortPlan {
 // itself. Floats are ordered by CUB's bits: -NaN (a NaN with its sign bit)
 // first, then -Inf, the negatives, the zeros, the positives, +Inf, and NaN
 // last; -0.0 and +0.0 are equal keys (CUB's digits do not tell them
-// apart), which keep their order, and each keeps its sign. Float16 and
-// BFloat16 keys are floats here too (CUB's traits of __half and
+// apart), which keep their order, and each keeps its sign. cuda.Float16 and
+// cuda.BFloat16 keys are floats here too (CUB's traits of __half and
 // __nv_bfloat16), ordered by value, not by their bits as integers.
 func SortKeys[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return radixSort[T](a, "SortKeys", false, s, in, out, nil, nil)

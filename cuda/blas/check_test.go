@@ -3,7 +3,6 @@ package blas
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/cmplx"
 	"math/rand/v2"
 	"strings"
@@ -445,65 +444,23 @@ func TestPublicChecksFirst(t *testing.T) {
 		t.Errorf("Iamax: %v", err)
 	}
 	wantErr(t, "Nrm2To type", Nrm2To(h, x, (*cudaBufferF32)(nil)), ErrArgument, "a float32 result for a float64 vector")
-	wantErr(t, "GemmEx types", GemmEx(h, NoTrans, NoTrans, 1, Matrix[Half]{}, Matrix[Half]{}, 0, Matrix[BFloat16]{}), ErrArgument, "GemmEx takes Half, BFloat16 or float32")
+	wantErr(t, "GemmEx types", GemmEx(h, NoTrans, NoTrans, 1, Matrix[cuda.Float16]{}, Matrix[cuda.Float16]{}, 0, Matrix[cuda.BFloat16]{}), ErrArgument, "GemmEx takes cuda.Float16, cuda.BFloat16 or float32")
 	wantErr(t, "SetWorkspace", h.SetWorkspace(0), ErrArgument, "positive size")
 }
 
 // TestExTypes: GemmEx's type pairs.
 func TestExTypes(t *testing.T) {
-	if in, out, err := exTypes[Half, float32]("GemmEx"); err != nil || in != 2 || out != 0 {
-		t.Errorf("Half -> float32: %v %v %v", in, out, err)
+	if in, out, err := exTypes[cuda.Float16, float32]("GemmEx"); err != nil || in != 2 || out != 0 {
+		t.Errorf("cuda.Float16 -> float32: %v %v %v", in, out, err)
 	}
-	if _, _, err := exTypes[BFloat16, BFloat16]("GemmEx"); err != nil {
-		t.Errorf("BFloat16 -> BFloat16: %v", err)
+	if _, _, err := exTypes[cuda.BFloat16, cuda.BFloat16]("GemmEx"); err != nil {
+		t.Errorf("cuda.BFloat16 -> cuda.BFloat16: %v", err)
 	}
 	if _, _, err := exTypes[float64, float64]("GemmEx"); err == nil {
 		t.Errorf("float64: no error")
 	}
 	if !realFits[complex64, float32]() || realFits[complex128, float32]() || !realFits[float64, float64]() {
 		t.Errorf("realFits")
-	}
-}
-
-// TestHalf: conversions against known bit patterns, rounding to even,
-// overflow, subnormals, NaN; every Half converts to float32 and back
-// unchanged.
-func TestHalf(t *testing.T) {
-	for _, c := range []struct {
-		f    float32
-		want Half
-	}{
-		{0, 0}, {1, 0x3c00}, {-2, 0xc000}, {65504, 0x7bff}, {65520, 0x7c00}, {1e6, 0x7c00},
-		{float32(math.Inf(-1)), 0xfc00}, {0.333251953125, 0x3555},
-		{5.960464477539063e-08, 0x0001}, {2.98e-08, 0x0000}, {6.1035156e-05, 0x0400},
-		{1 + 1.0/2048, 0x3c00}, {1 + 3.0/2048, 0x3c02}, // ties to even
-	} {
-		if got := HalfOf(c.f); got != c.want {
-			t.Errorf("HalfOf(%v) = %#04x, want %#04x", c.f, got, c.want)
-		}
-	}
-	if h := HalfOf(float32(math.NaN())); h&0x7c00 != 0x7c00 || h&0x3ff == 0 {
-		t.Errorf("HalfOf(NaN) = %#04x", h)
-	}
-	for i := range 1 << 16 {
-		h := Half(i)
-		if h&0x7c00 == 0x7c00 && h&0x3ff != 0 {
-			continue // NaN
-		}
-		if back := HalfOf(h.Float32()); back != h {
-			t.Fatalf("Half %#04x -> %v -> %#04x", i, h.Float32(), back)
-		}
-	}
-	for _, c := range []struct {
-		f    float32
-		want BFloat16
-	}{{1, 0x3f80}, {-2, 0xc000}, {1 + 1.0/256, 0x3f80}, {1 + 3.0/256, 0x3f82}, {3.140625, 0x4049}} {
-		if got := BFloat16Of(c.f); got != c.want {
-			t.Errorf("BFloat16Of(%v) = %#04x, want %#04x", c.f, got, c.want)
-		}
-	}
-	if BFloat16(0x4049).Float32() != 3.140625 {
-		t.Errorf("BFloat16 0x4049 = %v", BFloat16(0x4049).Float32())
 	}
 }
 

@@ -538,15 +538,15 @@ func TestGPUGemmEx(t *testing.T) {
 	ctx, s, h := gpuHandle(t)
 	r := rand.New(rand.NewPCG(15, 16))
 	const m, n, k = 33, 17, 64
-	half := func(f float32) Half { return HalfOf(f) }
-	bf := func(f float32) BFloat16 { return BFloat16Of(f) }
+	half := func(f float32) cuda.Float16 { return cuda.Float16Of(f) }
+	bf := func(f float32) cuda.BFloat16 { return cuda.BFloat16Of(f) }
 	for _, l := range []Layout{RowMajor, ColMajor} {
-		exCase(t, ctx, s, h, r, l, m, n, k, half, Half.Float32, "Half", 0x1p-11)
-		exCase(t, ctx, s, h, r, l, m, n, k, bf, BFloat16.Float32, "BFloat16", 0x1p-8)
+		exCase(t, ctx, s, h, r, l, m, n, k, half, cuda.Float16.Float32, "Float16", 0x1p-11)
+		exCase(t, ctx, s, h, r, l, m, n, k, bf, cuda.BFloat16.Float32, "BFloat16", 0x1p-8)
 	}
 }
 
-func exCase[E Half | BFloat16](t *testing.T, ctx *cuda.Context, s *cuda.Stream, h *Handle, r *rand.Rand, l Layout, m, n, k int, to func(float32) E, from func(E) float32, name string, eps float64) {
+func exCase[E cuda.Float16 | cuda.BFloat16](t *testing.T, ctx *cuda.Context, s *cuda.Stream, h *Handle, r *rand.Rand, l Layout, m, n, k int, to func(float32) E, from func(E) float32, name string, eps float64) {
 	mk := func(rows, cols int) ([]E, Matrix[E]) {
 		v := make([]E, rows*cols)
 		for i := range v {

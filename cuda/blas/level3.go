@@ -259,9 +259,9 @@ func copyAddrs[T Scalar](o *owned, st cu.Stream, first, second, c []Matrix[T], p
 func dataType[T Element]() (cudart.DataType, bool) {
 	var z T
 	switch any(z).(type) {
-	case Half:
+	case cuda.Float16:
 		return cudart.R16F, true
-	case BFloat16:
+	case cuda.BFloat16:
 		return cudart.R16Bf, true
 	case float32:
 		return cudart.R32F, true
@@ -269,23 +269,23 @@ func dataType[T Element]() (cudart.DataType, bool) {
 	return 0, false
 }
 
-// exTypes checks GemmEx's element types: In is Half, BFloat16 or float32,
-// Out is In or float32.
+// exTypes checks GemmEx's element types: In is cuda.Float16,
+// cuda.BFloat16 or float32, Out is In or float32.
 func exTypes[In, Out Element](op string) (in, out cudart.DataType, err error) {
 	in, ok := dataType[In]()
 	out, ok2 := dataType[Out]()
 	var i In
 	var o Out
 	if !ok || !ok2 || out != in && out != cudart.R32F {
-		return 0, 0, errs.Errorf(op, ErrArgument, "%T inputs and a %T result: GemmEx takes Half, BFloat16 or float32 inputs and a result of their type or float32", i, o)
+		return 0, 0, errs.Errorf(op, ErrArgument, "%T inputs and a %T result: GemmEx takes cuda.Float16, cuda.BFloat16 or float32 inputs and a result of their type or float32", i, o)
 	}
 	return in, out, nil
 }
 
 // GemmEx computes C = alpha·op(A)·op(B) + beta·C (cublasGemmEx) with A
-// and B of In (Half, BFloat16 or float32) and C of Out (In or float32),
-// accumulating in float32 (CUBLAS_COMPUTE_32F) on tensor cores where the
-// device has them. alpha and beta are float32.
+// and B of In ([cuda.Float16], [cuda.BFloat16] or float32) and C of Out
+// (In or float32), accumulating in float32 (CUBLAS_COMPUTE_32F) on tensor
+// cores where the device has them. alpha and beta are float32.
 func GemmEx[In, Out Element](h *Handle, ta, tb Transpose, alpha float32, a, b Matrix[In], beta float32, c Matrix[Out]) error {
 	if h == nil {
 		return ErrClosed

@@ -14,7 +14,7 @@ type Scalar interface {
 // Element is what a [Matrix] may hold: a [Scalar], or the half-precision
 // types of [GemmEx].
 type Element interface {
-	Scalar | Half | BFloat16
+	Scalar | cuda.Float16 | cuda.BFloat16
 }
 
 // Layout is how a matrix is stored in its buffer.

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cuda"
-	"github.com/cugen/cugen/cuda/blas"
 	"github.com/cugen/cugen/cuda/dnn"
 	"github.com/cugen/cugen/cuda/sys/cudnn"
 	"github.com/cugen/cugen/cugentest"
@@ -50,24 +49,24 @@ func ExampleHandle_MatmulBiasReLU() {
 		return
 	}
 	defer plan.Close()
-	a, b := make([]blas.Half, n*n), make([]blas.Half, n*n)
+	a, b := make([]cuda.Float16, n*n), make([]cuda.Float16, n*n)
 	for i := range n {
 		for j := range n {
 			if i == j {
-				a[i*n+j] = blas.HalfOf(1)
+				a[i*n+j] = cuda.Float16Of(1)
 			}
-			b[i*n+j] = blas.HalfOf(float32(j - 4))
+			b[i*n+j] = cuda.Float16Of(float32(j - 4))
 		}
 	}
 	ab, _ := cuda.AllocFrom(ctx, a)
 	bb, _ := cuda.AllocFrom(ctx, b)
-	bias, _ := cuda.Alloc[blas.Half](ctx, n)
-	y, err := cuda.Alloc[blas.Half](ctx, n*n)
+	bias, _ := cuda.Alloc[cuda.Float16](ctx, n)
+	y, err := cuda.Alloc[cuda.Float16](ctx, n*n)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, buf := range []*cuda.Buffer[blas.Half]{ab, bb, bias, y} {
+	for _, buf := range []*cuda.Buffer[cuda.Float16]{ab, bb, bias, y} {
 		defer buf.Close()
 	}
 	if err := bias.Zero(); err != nil {
@@ -78,7 +77,7 @@ func ExampleHandle_MatmulBiasReLU() {
 		fmt.Println(err)
 		return
 	}
-	out := make([]blas.Half, n*n)
+	out := make([]cuda.Float16, n*n)
 	if err := y.CopyToAsync(s, out); err != nil {
 		fmt.Println(err)
 		return

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	cuda "github.com/cugen/cugen/cuda"
-	"github.com/cugen/cugen/cuda/blas"
 	"github.com/cugen/cugen/cuda/sys/cudnn"
 	"github.com/cugen/cugen/cugentest"
 )
@@ -83,9 +82,9 @@ func encode(v []float32, dt DataType) []byte {
 		case Float32:
 			binary.Write(&b, binary.LittleEndian, f)
 		case Float16:
-			binary.Write(&b, binary.LittleEndian, uint16(blas.HalfOf(f)))
+			binary.Write(&b, binary.LittleEndian, uint16(cuda.Float16Of(f)))
 		case BFloat16:
-			binary.Write(&b, binary.LittleEndian, uint16(blas.BFloat16Of(f)))
+			binary.Write(&b, binary.LittleEndian, uint16(cuda.BFloat16Of(f)))
 		}
 	}
 	return b.Bytes()

@@ -11,8 +11,8 @@ type DataType int
 
 const (
 	Float32  DataType = iota // float, CUDNN_DATA_FLOAT
-	Float16                  // __half, CUDNN_DATA_HALF (blas.Half's bits)
-	BFloat16                 // __nv_bfloat16, CUDNN_DATA_BFLOAT16 (blas.BFloat16's bits)
+	Float16                  // __half, CUDNN_DATA_HALF: cuda.Float16
+	BFloat16                 // __nv_bfloat16, CUDNN_DATA_BFLOAT16: cuda.BFloat16
 )
 
 // Size is the size of one element in bytes.

@@ -21,7 +21,6 @@ import (
 	"os"
 
 	"github.com/cugen/cugen/cuda"
-	"github.com/cugen/cugen/cuda/blas"
 	"github.com/cugen/cugen/cuda/dnn"
 )
 
@@ -142,16 +141,16 @@ func run() error {
 	idx, rank = mp.Engine()
 	fmt.Printf("matmul+bias+ReLU %v x %v + %v (float16): engine %d (heuristics choice %d), workspace %d bytes\n",
 		mm.A.Dims, mm.B.Dims, mm.Bias.Dims, idx, rank, mp.WorkspaceSize())
-	half := func(v []float32) []blas.Half {
-		out := make([]blas.Half, len(v))
+	half := func(v []float32) []cuda.Float16 {
+		out := make([]cuda.Float16, len(v))
 		for i, f := range v {
-			out[i] = blas.HalfOf(f)
+			out[i] = cuda.Float16Of(f)
 		}
 		return out
 	}
 	a, b, bias := half(fill(m*kk, 3)), half(fill(kk*nn, 4)), half(fill(nn, 5))
-	bufs := make([]*cuda.Buffer[blas.Half], 0, 4)
-	for _, v := range [][]blas.Half{a, b, bias, make([]blas.Half, m*nn)} {
+	bufs := make([]*cuda.Buffer[cuda.Float16], 0, 4)
+	for _, v := range [][]cuda.Float16{a, b, bias, make([]cuda.Float16, m*nn)} {
 		buf, err := cuda.AllocFrom(ctx, v)
 		if err != nil {
 			return err
@@ -165,7 +164,7 @@ func run() error {
 	if err := s.Synchronize(); err != nil {
 		return err
 	}
-	out := make([]blas.Half, m*nn)
+	out := make([]cuda.Float16, m*nn)
 	if err := bufs[3].CopyTo(out); err != nil {
 		return err
 	}

@@ -1,24 +1,26 @@
-package algo
+package cuda
 
 import (
 	"math"
 	"strconv"
 )
 
-// Float16 is an IEEE 754 binary16 number (CUDA's __half), as its bits:
-// a sign, 5 bits of exponent and 10 of fraction. The algorithms compute
-// with it as CUB does with __half (see [Sum] for what that means for
-// sums). Go has no arithmetic on it: convert with [Float16Of] and
+// Float16 is an IEEE 754 binary16 number (CUDA's __half, CUDA_R_16F,
+// CUDNN_DATA_HALF), as its bits: a sign, 5 bits of exponent and 10 of
+// fraction. It is the element of half-precision buffers for the math
+// libraries (blas.GemmEx, algo's reductions and sorts, dnn's tensors).
+// Go has no arithmetic on it: convert with [Float16Of] and
 // [Float16.Float32].
 type Float16 uint16
 
-// BFloat16 is a bfloat16 number (CUDA's __nv_bfloat16), as its bits: the
-// upper half of a float32 (a sign, 8 bits of exponent and 7 of fraction).
-// Convert with [BFloat16Of] and [BFloat16.Float32].
+// BFloat16 is a bfloat16 number (CUDA's __nv_bfloat16, CUDA_R_16BF,
+// CUDNN_DATA_BFLOAT16), as its bits: the upper half of a float32 (a
+// sign, 8 bits of exponent and 7 of fraction). Convert with
+// [BFloat16Of] and [BFloat16.Float32].
 type BFloat16 uint16
 
 // Float16Of returns f rounded to the nearest Float16, ties to even:
-// beyond ±65504 by more than half a step, an infinity; below 2^-24, a
+// beyond ±65504 by half a step or more, an infinity; below 2^-24, a
 // subnormal or a zero of f's sign. A NaN gives a quiet NaN of the same
 // sign and the fraction's upper bits (TestFloat16).
 func Float16Of(f float32) Float16 {
