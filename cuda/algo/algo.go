@@ -120,7 +120,8 @@ var (
 )
 
 // check refuses a call's misuse before anything is allocated or queued:
-// a nil stream or buffer, an index that is not one element, an input too long for CUB's int offsets, and
+// a nil stream or buffer, an index (ArgMin's and ArgMax's, where not nil)
+// that is not one element, an input too long for CUB's int offsets, and
 // through Stream.Call, a closed stream, buffer or Lib, or one of another
 // context than the stream's. a == nil is checked last, so that the
 // argument checks hold without kernels (the stand-in driver's test).
@@ -128,7 +129,7 @@ func check[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T],
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}
-	if in == nil || out == nil || index == nil && strings.HasPrefix(op, "Arg") {
+	if in == nil || out == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilBuffer)
 	}
 	if in.Len() > maxItems {

@@ -71,6 +71,10 @@ func TestMisuse(t *testing.T) {
 		{"top-k nil index", func() error { return TopK(nil, s, in, out2, nil) }, "algo: TopK: algo: nil buffer", nil},
 		{"top-k closed index", func() error { return TopK(nil, s, in, out1, idxClosed) }, "algo: TopK: ", cuda.ErrFreed},
 		{"top-k closed input", func() error { return TopK(nil, s, closed, out1, idx1) }, "algo: TopK: ", cuda.ErrFreed},
+		// Was: refused as "nil buffer", whatever its arguments: check took
+		// any operation named Arg... for ArgMin or ArgMax, which need an
+		// index of 1, and Argsort passed none (its index is checked apart).
+		{"nil Lib, argsort", func() error { return Argsort(nil, s, in, v10, false) }, "algo: Argsort: algo: nil *Lib", nil},
 		{"nil Lib, top-k", func() error { return TopK(nil, s, in, out1, idx1) }, "algo: TopK: algo: nil *Lib", nil},
 		{"nil Lib", func() error { return Sum(nil, s, in, out1) }, "algo: Sum: algo: nil *Lib", nil},
 		{"select nil stream", func() error { return SelectFlagged(nil, nil, in, flags10, out10, idx1) }, "algo: SelectFlagged: algo: nil *cuda.Stream", nil},

@@ -116,6 +116,9 @@ func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T]
 
 func argReduce[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T], empty T) error {
 	name := "Arg" + op
+	if index == nil {
+		return fmt.Errorf("algo: %s: %w", name, errNilBuffer)
+	}
 	if err := check(a, name, s, in, value, 1, index); err != nil {
 		return err
 	}
