@@ -1,8 +1,11 @@
 package algo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +76,86 @@ func TestPlanSegmentedSort(t *testing.T) {
 			}
 			if next != bits || src != opOut || len(pl.passes) != max(ceilDiv(bits, digit), 1) {
 				t.Fatalf("%d bits, %d-bit digits: %s", bits, digit, segSortString(pl))
+			}
+		}
+	}
+}
+
+// The plan's passes sort: each pass run on the CPU as the kernel's block
+// does it (a stable scatter of each segment by its digit, reversed for
+// descending), the output holds each segment sorted stably, as
+// slices.SortStableFunc sorts it, of 32- and 64-bit keys with many
+// duplicates; the input and the output outside the segments are not
+// written.
+func TestPlanSegmentedSortSorts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	p := segmentedSortPolicies[80]["uint64"]
+	for _, keyBits := range []int{32, 64} {
+		for _, desc := range []bool{false, true} {
+			n := 5000
+			in := make([]uint64, n)
+			for i := range in {
+				in[i] = r.Uint64() >> (64 - keyBits)
+				if r.IntN(2) == 0 {
+					in[i] = uint64(r.IntN(4)) << (keyBits - 2) // shares its low digits
+				}
+			}
+			c := randomSegments(r, n)
+			pl := planSegmentedSort(p.pairs, p.pairsAlt, "k", keyBits, n, len(c.begin))
+			type item struct {
+				key uint64
+				val int32
+			}
+			bufs := map[operand][]item{opIn: make([]item, n), opOut: make([]item, n), opTemp: make([]item, n)}
+			for i := range n {
+				bufs[opIn][i] = item{in[i], int32(i)}
+				bufs[opOut][i] = item{^uint64(0), -1}
+				bufs[opTemp][i] = item{r.Uint64(), -2}
+			}
+			for _, w := range pl.passes {
+				mask := uint64(1)<<w.bits - 1
+				digit := func(x item) uint64 {
+					d := x.key >> w.bit & mask
+					if desc {
+						d = mask - d
+					}
+					return d
+				}
+				for i := range c.begin {
+					b, e := int(c.begin[i]), int(c.end[i])
+					if e <= b {
+						continue
+					}
+					seg := slices.Clone(bufs[w.src][b:e])
+					slices.SortStableFunc(seg, func(x, y item) int { return cmp.Compare(digit(x), digit(y)) })
+					copy(bufs[w.dst][b:e], seg)
+				}
+			}
+			want := make([]item, n)
+			for i := range n {
+				want[i] = item{^uint64(0), -1}
+			}
+			for i := range c.begin {
+				b, e := int(c.begin[i]), int(c.end[i])
+				if e <= b {
+					continue
+				}
+				seg := slices.Clone(bufs[opIn][b:e])
+				slices.SortStableFunc(seg, func(x, y item) int {
+					if desc {
+						return cmp.Compare(y.key, x.key)
+					}
+					return cmp.Compare(x.key, y.key)
+				})
+				copy(want[b:e], seg)
+			}
+			for i := range n {
+				if got := bufs[opOut][i]; got != want[i] {
+					t.Fatalf("%d bits desc=%v: out[%d] = %v, want %v", keyBits, desc, i, got, want[i])
+				}
+				if got := bufs[opIn][i]; got != (item{in[i], int32(i)}) {
+					t.Fatalf("%d bits desc=%v: in[%d] written", keyBits, desc, i)
+				}
 			}
 		}
 	}
