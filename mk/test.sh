@@ -90,7 +90,7 @@ race() {
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls|TestSecondPass.*|TestInParallel.*|TestBeside.*)$' ./emit ./reliability ./parser ./internal/gen
 }
 # cuda/algo's CUB kernels recompiled by NVRTC 12.4 from the pinned headers
-# must be the committed cubins byte for byte (one core, about 5 min),
+# must be the committed cubins byte for byte (one core, about 7 min),
 # beside the race step, which keeps about one core busy.
 start cubk env CUGEN_TEST_CUB=1 CUGEN_REQUIRE_LIBS=1 $GO test -count=1 -vet=off -timeout=20m -run '^TestKernelsCheckAlgo$' ./cmd/cugen
 step race race

@@ -86,7 +86,9 @@ var kernelNames = []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles"
 	"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
 	"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
 	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
-	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax"}
+	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax",
+	"segmentedSortKeysAsc", "segmentedSortKeysAscAlt", "segmentedSortKeysDesc", "segmentedSortKeysDescAlt",
+	"segmentedSortPairsAsc", "segmentedSortPairsAscAlt", "segmentedSortPairsDesc", "segmentedSortPairsDescAlt"}
 
 // launchFuncs finds cubk's typed launch func of every kernel and type, by
 // name, once: run.go calls them through a type assertion, not reflection.

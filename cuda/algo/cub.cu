@@ -21,6 +21,8 @@
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/agent/agent_radix_sort_histogram.cuh>
 #include <cub/agent/agent_radix_sort_onesweep.cuh>
+#include <cub/agent/agent_radix_sort_upsweep.cuh>
+#include <cub/agent/agent_radix_sort_downsweep.cuh>
 #include <cub/agent/agent_select_if.cuh>
 #include <cub/agent/agent_reduce_by_key.cuh>
 #include <cub/agent/agent_histogram.cuh>
@@ -576,6 +578,102 @@ __device__ __forceinline__ void segmentedReduce(const T *in, T *out, const int *
     }
 }
 
+// The segmented sort is CUB 2.5's DeviceSegmentedRadixSort
+// (DispatchSegmentedRadixSort::InvokePasses): one launch a digit pass,
+// alternating between buffers, of DeviceSegmentedRadixSortKernel, one
+// block a segment that counts its segment's digits (AgentRadixSortUpsweep),
+// scans them and scatters the segment (AgentRadixSortDownsweep).
+// dispatch_radix_sort.cuh includes Thrust, which NVRTC cannot: the kernel
+// is restated below. Its policies are DeviceRadixSortPolicy<K, V, int>'s
+// SegmentedPolicy and AltSegmentedPolicy, the same in Policy800 (sm_80)
+// and Policy900 (sm_90, the PTX): 192 threads of 39 items and digits of
+// 6 bits (5 for 1-byte keys), and 384 threads of 11 items and a bit less,
+// for the first passes that make the key's bits a whole number of passes;
+// both RegBoundScaling of the larger of the key and the value.
+template <typename K, typename V, bool Alt>
+using SegmentedSortPolicy = cub::AgentRadixSortDownsweepPolicy<Alt ? 384 : 192, Alt ? 11 : 39, Dominant<K, V>, cub::BLOCK_LOAD_TRANSPOSE,
+                                                               cub::LOAD_DEFAULT, cub::RADIX_RANK_MEMOIZE, cub::BLOCK_SCAN_WARP_SCANS,
+                                                               (sizeof(K) > 1 ? 6 : 5) - (Alt ? 1 : 0)>;
+
+// segmentedSort is CUB's DeviceSegmentedRadixSortKernel: block i sorts
+// keysIn[begins[i] : ends[i]] (and its values) by the bits [bit,
+// bit+bits) of its keys into the same places of keysOut; an empty segment
+// (end <= begin) is left alone.
+template <typename K, typename V, bool Desc, bool Alt>
+__device__ __forceinline__ void segmentedSort(const K *keysIn, K *keysOut, const V *valuesIn, V *valuesOut, const int *begins,
+                                              const int *ends, int bit, int bits) {
+    using P = SegmentedSortPolicy<K, V, Alt>;
+    constexpr int kThreads = P::BLOCK_THREADS;
+    constexpr int kDigits = 1 << P::RADIX_BITS;
+    using Upsweep = cub::AgentRadixSortUpsweep<P, K, int>;
+    using DigitScan = cub::BlockScan<int, kThreads>;
+    using Downsweep = cub::AgentRadixSortDownsweep<P, Desc, K, V, int>;
+    constexpr int kTracked = Downsweep::BINS_TRACKED_PER_THREAD;
+    __shared__ union {
+        typename Upsweep::TempStorage upsweep;
+        typename Downsweep::TempStorage downsweep;
+        struct {
+            volatile int reverseIn[kDigits];
+            volatile int reverseOut[kDigits];
+            typename DigitScan::TempStorage scan;
+        } digits;
+    } tmp;
+    int begin = begins[blockIdx.x], end = ends[blockIdx.x];
+    int n = end - begin;
+    if (n <= 0) {
+        return;
+    }
+    Upsweep upsweep(tmp.upsweep, keysIn, bit, bits);
+    upsweep.ProcessRegion(begin, end);
+    __syncthreads();
+    int count[kTracked];
+    upsweep.ExtractCounts(count);
+    __syncthreads();
+    if (Desc) {
+#pragma unroll
+        for (int t = 0; t < kTracked; ++t) {
+            int bin = threadIdx.x * kTracked + t;
+            if (kThreads == kDigits || bin < kDigits) {
+                tmp.digits.reverseIn[bin] = count[t];
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int t = 0; t < kTracked; ++t) {
+            int bin = threadIdx.x * kTracked + t;
+            if (kThreads == kDigits || bin < kDigits) {
+                count[t] = tmp.digits.reverseIn[kDigits - bin - 1];
+            }
+        }
+    }
+    int offset[kTracked];
+    DigitScan(tmp.digits.scan).ExclusiveSum(count, offset);
+#pragma unroll
+    for (int t = 0; t < kTracked; ++t) {
+        offset[t] += begin;
+    }
+    if (Desc) {
+#pragma unroll
+        for (int t = 0; t < kTracked; ++t) {
+            int bin = threadIdx.x * kTracked + t;
+            if (kThreads == kDigits || bin < kDigits) {
+                tmp.digits.reverseOut[threadIdx.x] = offset[t]; // CUB's index
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int t = 0; t < kTracked; ++t) {
+            int bin = threadIdx.x * kTracked + t;
+            if (kThreads == kDigits || bin < kDigits) {
+                offset[t] = tmp.digits.reverseOut[kDigits - bin - 1];
+            }
+        }
+    }
+    __syncthreads();
+    Downsweep downsweep(tmp.downsweep, offset, n, keysIn, keysOut, valuesIn, valuesOut, bit, bits);
+    downsweep.ProcessRegion(begin, end);
+}
+
 } // namespace cugen
 
 template <typename T>
@@ -799,6 +897,46 @@ __global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const i
     cugen::segmentedReduce<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
 }
 
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, false>::BLOCK_THREADS) segmentedSortKeysAsc(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, cub::NullType, false, false>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, true>::BLOCK_THREADS) segmentedSortKeysAscAlt(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, cub::NullType, false, true>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, false>::BLOCK_THREADS) segmentedSortKeysDesc(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, cub::NullType, true, false>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, true>::BLOCK_THREADS) segmentedSortKeysDescAlt(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, cub::NullType, true, true>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, false>::BLOCK_THREADS) segmentedSortPairsAsc(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, int, false, false>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, true>::BLOCK_THREADS) segmentedSortPairsAscAlt(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, int, false, true>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, false>::BLOCK_THREADS) segmentedSortPairsDesc(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, int, true, false>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, true>::BLOCK_THREADS) segmentedSortPairsDescAlt(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<cugen::N<K>, int, true, true>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+}
+
 // The policies the host needs, per type, as this architecture's
 // compilation chose them: the tile sizes and the scan's storage word
 // (CUGEN_POLICY: every type), and those of the agents built only for
@@ -849,6 +987,25 @@ CUGEN_POLICY_WIDE(long long, int64)
 CUGEN_POLICY_WIDE(unsigned long long, uint64)
 CUGEN_POLICY_WIDE(float, float32)
 CUGEN_POLICY_WIDE(double, float64)
+
+// The segmented sort's block threads and digit bits, of keys alone and
+// of pairs, SegmentedPolicy's and AltSegmentedPolicy's.
+#define CUGEN_POLICY_SEGMENTED_SORT(T, name) \
+    extern "C" __device__ const int cugen_segsort_keys_threads_##name = cugen::SegmentedSortPolicy<T, cub::NullType, false>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_segsort_keys_bits_##name = cugen::SegmentedSortPolicy<T, cub::NullType, false>::RADIX_BITS; \
+    extern "C" __device__ const int cugen_segsort_keys_alt_threads_##name = cugen::SegmentedSortPolicy<T, cub::NullType, true>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_segsort_keys_alt_bits_##name = cugen::SegmentedSortPolicy<T, cub::NullType, true>::RADIX_BITS; \
+    extern "C" __device__ const int cugen_segsort_pairs_threads_##name = cugen::SegmentedSortPolicy<T, int, false>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_segsort_pairs_bits_##name = cugen::SegmentedSortPolicy<T, int, false>::RADIX_BITS; \
+    extern "C" __device__ const int cugen_segsort_pairs_alt_threads_##name = cugen::SegmentedSortPolicy<T, int, true>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_segsort_pairs_alt_bits_##name = cugen::SegmentedSortPolicy<T, int, true>::RADIX_BITS;
+
+CUGEN_POLICY_SEGMENTED_SORT(int, int32)
+CUGEN_POLICY_SEGMENTED_SORT(unsigned int, uint32)
+CUGEN_POLICY_SEGMENTED_SORT(long long, int64)
+CUGEN_POLICY_SEGMENTED_SORT(unsigned long long, uint64)
+CUGEN_POLICY_SEGMENTED_SORT(float, float32)
+CUGEN_POLICY_SEGMENTED_SORT(double, float64)
 
 // The words of the select's and the run-length encode's tile states: the
 // host sizes their storage, (tiles + 32) words.

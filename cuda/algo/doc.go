@@ -1,6 +1,8 @@
 // Package algo is device-wide algorithms over [cuda.Buffer], from
 // NVIDIA's CUB: reduce ([Sum], [Min], [Max], [ArgMin], [ArgMax]),
 // segmented reduce ([SegmentedSum], [SegmentedMin], [SegmentedMax]),
+// segmented radix sort ([SegmentedSortKeys], [SegmentedSortPairs] and
+// their descending forms, segments from begin and end offsets),
 // scan ([InclusiveSum], [ExclusiveSum]), scan by int32 key
 // ([InclusiveSumByKey], [ExclusiveSumByKey]), radix sort ([SortKeys],
 // [SortPairs] with int32 values, their descending forms, [Argsort], and
@@ -11,7 +13,8 @@
 // The selection, run-length, histogram, by-key and segmented functions,
 // and the 8- and 16-bit and half element types of every function, are new
 // in this tree: their GPU tests (TestGPUSelect, TestGPUUnique,
-// TestGPUHistogram, TestGPUScanByKey, TestGPUSegmented, and the int8,
+// TestGPUHistogram, TestGPUScanByKey, TestGPUSegmented,
+// TestGPUSegmentedSort, and the int8,
 // uint8, int16, uint16, float16 and bfloat16 subtests of TestGPUReduce,
 // TestGPUArg, TestGPUScan and TestGPUSort) have not yet run on a GPU.
 // docs/gpu-report.md lists the tests that have.
@@ -25,26 +28,30 @@
 // does: CUB's traits sort them as floats, NaNs and -0.0 as for float32
 // (TestGPUSort). The sums and scans take every [Summand], all but the 8-
 // and 16-bit integers, whose sums would wrap in their own type; the half
-// types' sums round every partial sum to the half type, CUB's accumulator
-// ([Sum] says what that costs). The histograms take every [Sample] (not
-// the half types: CUB bins __half samples in half precision and has no
-// bfloat16 binning), the selection, partition, run-length encode and scans
-// by key every [Wide] type (4 and 8 bytes: CUB supports the narrower ones
-// too, left out to keep the embedded images' size down). Another type is a
-// compile error.
+// types' sums round every partial sum to the half type, CUB's
+// accumulator ([Sum] says what that costs). The histograms take every
+// [Sample] (not the half types: CUB bins __half samples in half precision
+// and has no bfloat16 binning), the selection, partition, run-length
+// encode and scans by key every [Wide] type (4 and 8 bytes: CUB supports
+// the narrower ones too, left out to keep the embedded images' size
+// down). The segmented sorts take the [Wide] types too: eight kernels a
+// key type, about 2.2 MB of images each. Another type is a compile error.
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
 // AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf,
-// AgentReduceByKey, AgentHistogram and AgentScanByKey of CCCL 2.5),
+// AgentReduceByKey, AgentHistogram, AgentScanByKey, and
+// AgentRadixSortUpsweep and AgentRadixSortDownsweep in CUB's
+// DeviceSegmentedRadixSortKernel, of CCCL 2.5),
 // instantiated in cub.cu for those types and compiled at generate time
 // by NVRTC 12.4, on the CPU, by cugen kernels, into cubins for sm_80 and
 // sm_90 and PTX for compute_90 (newer GPUs), embedded in internal/cubk. The headers are pinned in
 // headers.lock (entries libcub-dev, libcu++-dev and cuda-rt-12.4), and
 // regenerating gives the same bytes (cmd/cugen TestKernelsCheckAlgo). The
 // host side of CUB's dispatch (grid sizes, passes, temporary storage) is
-// Go: plan.go and sort.go, tested without a GPU (TestPlanReduce,
+// Go: plan.go, sort.go and segsort.go, tested without a GPU (TestPlanReduce,
 // TestPlanArg, TestPlanScan, TestPlanSort, TestPlanSelect, TestPlanRle,
-// TestPlanHistogram, TestPlanScanByKey, TestPlanSegmented).
+// TestPlanHistogram, TestPlanScanByKey, TestPlanSegmented,
+// TestPlanSegmentedSort, TestPlanSegmentedSortSorts).
 //
 // # Tuning
 //
@@ -72,8 +79,15 @@
 // DeviceHistogram's Policy500 (sm_80) and Policy900 (sm_90, PTX; its own
 // tunings for samples of 1 and 2 bytes), with CUB's shared-memory
 // histograms up to 256 bins; its grid is the blocks of the policy's
-// threads the device holds at once (CUB asks the occupancy API). The numbers the host needs are read
-// from each image's constants by TestPolicies.
+// threads the device holds at once (CUB asks the occupancy API). The
+// segmented sort uses DeviceRadixSortPolicy's SegmentedPolicy and
+// AltSegmentedPolicy, the same in Policy800 and Policy900: a block of 192
+// threads a segment, 6-bit digits, the first passes of 384 threads and 5
+// bits as many as make the key's bits a whole number of passes (6 passes
+// for 4-byte keys, 11 for 8-byte ones); one block sorts a whole segment,
+// so a few long segments use little of the device. The numbers the host
+// needs are read from each image's constants by TestPolicies and
+// TestSegmentedSortPolicies.
 //
 // # Streams and memory
 //
@@ -85,8 +99,8 @@
 // device's current pool or a pool of [Lib.SetPool]. Misuse is refused
 // before anything is allocated or queued: a nil or closed stream, buffer
 // or Lib, buffers or a Lib of another context than the stream, an output
-// of the wrong length (TestMisuse). Inputs are limited to 2^31-1
-// elements, CUB's int offsets.
+// of the wrong length (TestMisuse, TestMisuseSegmentedSort). Inputs are
+// limited to 2^31-1 elements, CUB's int offsets.
 //
 // The package works with this module's package cuda; a module's copy of
 // the API from cugen gen does not include it.

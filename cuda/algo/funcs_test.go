@@ -57,6 +57,8 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 		sbkIncl   = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32) error
 		sbkExcl   = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, T) error
 		segment   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], T) error
+		segKeys   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32) error
+		segPairs  = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32) error
 	)
 	want := map[string]any{
 		"reduceMinTiles": tiles(nil), "reduceMinSingle": single(nil),
@@ -80,6 +82,10 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 		for k, f := range map[string]any{
 			"selectUnique": unique(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
 			"scanByKeyInit": sbkInit(nil), "scanByKeyInclusiveSum": sbkIncl(nil), "scanByKeyExclusiveSum": sbkExcl(nil),
+			"segmentedSortKeysAsc": segKeys(nil), "segmentedSortKeysAscAlt": segKeys(nil),
+			"segmentedSortKeysDesc": segKeys(nil), "segmentedSortKeysDescAlt": segKeys(nil),
+			"segmentedSortPairsAsc": segPairs(nil), "segmentedSortPairsAscAlt": segPairs(nil),
+			"segmentedSortPairsDesc": segPairs(nil), "segmentedSortPairsDescAlt": segPairs(nil),
 		} {
 			want[k] = f
 		}

@@ -29,6 +29,8 @@ var templates = []struct {
 	{[]string{"reduceSumTiles", "reduceSumSingle", "scanInit", "scanInclusiveSum", "scanExclusiveSum", "segmentedSum"}, sums},
 	{[]string{"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
 		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum"}, wide},
+	{[]string{"segmentedSortKeysAsc", "segmentedSortKeysAscAlt", "segmentedSortKeysDesc", "segmentedSortKeysDescAlt",
+		"segmentedSortPairsAsc", "segmentedSortPairsAscAlt", "segmentedSortPairsDesc", "segmentedSortPairsDescAlt"}, wide},
 	{[]string{"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem"}, samples},
 }
 
