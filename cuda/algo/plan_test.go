@@ -136,8 +136,29 @@ func TestPlanSort(t *testing.T) {
 			" [2.0 bits 16+8 items 0+268434432 blocks 36792 out->temp] [2.1 bits 16+8 items 268434432+1029 blocks 1 out->temp]" +
 			" [3.0 bits 24+8 items 0+268434432 blocks 36792 temp->out] [3.1 bits 24+8 items 268434432+1029 blocks 1 temp->out]"},
 	} {
-		if got := sortString(planSort(c.tile, c.n, c.size, 2112)); got != c.want {
+		if got := sortString(planSort(c.tile, c.n, c.size, 2112, false)); got != c.want {
 			t.Errorf("tile %d n=%d:\n got %s\nwant %s", c.tile, c.n, got, c.want)
+		}
+	}
+}
+
+// TestPlanSortInPlace: with out overlapping in, no sweep reads in while
+// it writes out. Was: keys of one byte sort in one pass, in->out, and
+// CUB's onesweep scatters a tile while later tiles are still to be read,
+// so SortKeys(in, in) of int8 or uint8 keys could read keys already
+// overwritten. Now that pass reads a copy of in.
+func TestPlanSortInPlace(t *testing.T) {
+	for _, size := range []int{1, 2, 4, 8} {
+		for _, aliased := range []bool{false, true} {
+			pl := planSort(7296, 1<<20, size, 2112, aliased)
+			for _, w := range pl.sweeps {
+				if aliased && w.src == opIn && w.dst == opOut {
+					t.Errorf("size %d in place: sweep %d.%d reads in while it writes out: %s", size, w.pass, w.portion, sortString(pl))
+				}
+			}
+			if want := aliased && size == 1; pl.copyIn != want || pl.copyIn && !pl.temp {
+				t.Errorf("size %d aliased %v: copyIn %v temp %v, want copyIn %v with temp", size, aliased, pl.copyIn, pl.temp, want)
+			}
 		}
 	}
 }

@@ -43,6 +43,7 @@ type sortPlan struct {
 	ctrs, bins       int // int32 counters: per (portion, pass); digit counts per (portion, pass, digit) and one discard row
 	lookback         int // int32 look-back counters: per (tile, digit) of the largest portion
 	temp             bool
+	copyIn           bool // the first pass reads a copy of in in temp (out overlaps in)
 	histGrid         uint32
 	sweeps           []sweep
 }
@@ -51,7 +52,8 @@ type sortPlan struct {
 // 2^28 that are whole tiles.
 func portionItems(tile int) int { return ((1 << 28) - 1) / tile * tile }
 
-func planSort(tile, n, size, resident128 int) sortPlan {
+// planSort plans the passes; aliased is whether out overlaps in.
+func planSort(tile, n, size, resident128 int, aliased bool) sortPlan {
 	if n == 0 {
 		return sortPlan{}
 	}
@@ -67,6 +69,12 @@ func planSort(tile, n, size, resident128 int) sortPlan {
 		histGrid: uint32(max(1, resident128)),
 	}
 	src := opIn
+	if aliased && passes%2 == 1 {
+		// The one pass of 1-byte keys would read in while it scatters
+		// into out: it reads a copy of in instead. (An even number of
+		// passes reads in only in the first, which writes temp.)
+		pl.copyIn, pl.temp, src = true, true, opTemp
+	}
 	for p := range passes {
 		dst := opOut
 		if (passes-1-p)%2 == 1 {
@@ -179,7 +187,7 @@ func radixSort[T Number](a *Lib, op string, desc bool, s *cuda.Stream, in, out *
 	if pairs {
 		threads, tile = p.sortPairsThreads, p.sortPairsThreads*p.sortPairsItems
 	}
-	pl := planSort(tile, in.Len(), sizeOf[T](), a.resident128())
+	pl := planSort(tile, in.Len(), sizeOf[T](), a.resident128(), overlap(in, out) || pairs && overlap(vin, vout))
 	if len(pl.sweeps) == 0 {
 		return nil
 	}
@@ -211,6 +219,16 @@ func radixSort[T Number](a *Lib, op string, desc bool, s *cuda.Stream, in, out *
 				return err
 			}
 			defer valsTmp.Close()
+		}
+	}
+	if pl.copyIn {
+		if err := keysTmp.CopyFromBufferAsync(s, in); err != nil {
+			return fail(err)
+		}
+		if pairs {
+			if err := valsTmp.CopyFromBufferAsync(s, vin); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	keys := func(o operand) *cuda.Buffer[T] {
