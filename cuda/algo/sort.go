@@ -101,12 +101,12 @@ func planSort(tile, n, size, resident128 int, aliased bool) sortPlan {
 // cuda.BFloat16 keys are floats here too (CUB's traits of __half and
 // __nv_bfloat16), ordered by value, not by their bits as integers.
 func SortKeys[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
-	return radixSort[T](a, "SortKeys", false, s, in, out, nil, nil)
+	return radixSort[T](a, "SortKeys", false, false, s, in, out, nil, nil)
 }
 
 // SortKeysDescending is [SortKeys] in the opposite order.
 func SortKeysDescending[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
-	return radixSort[T](a, "SortKeysDescending", true, s, in, out, nil, nil)
+	return radixSort[T](a, "SortKeysDescending", true, false, s, in, out, nil, nil)
 }
 
 // SortPairs queues keysOut = keysIn sorted ascending, as [SortKeys], and
@@ -115,13 +115,13 @@ func SortKeysDescending[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T
 // values' order. Every buffer has keysIn's length; an output may be its
 // input.
 func SortPairs[T Number](a *Lib, s *cuda.Stream, keysIn, keysOut *cuda.Buffer[T], valuesIn, valuesOut *cuda.Buffer[int32]) error {
-	return radixSort(a, "SortPairs", false, s, keysIn, keysOut, valuesIn, valuesOut)
+	return radixSort(a, "SortPairs", false, true, s, keysIn, keysOut, valuesIn, valuesOut)
 }
 
 // SortPairsDescending is [SortPairs] with the keys in the opposite order;
 // equal keys still keep their values' order.
 func SortPairsDescending[T Number](a *Lib, s *cuda.Stream, keysIn, keysOut *cuda.Buffer[T], valuesIn, valuesOut *cuda.Buffer[int32]) error {
-	return radixSort(a, "SortPairsDescending", true, s, keysIn, keysOut, valuesIn, valuesOut)
+	return radixSort(a, "SortPairsDescending", true, true, s, keysIn, keysOut, valuesIn, valuesOut)
 }
 
 // Argsort queues index = the positions of in's elements in ascending
@@ -163,11 +163,11 @@ func Argsort[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.B
 	if err := ExclusiveSum(a, s, index, iota); err != nil {
 		return err
 	}
-	return radixSort(a, op, desc, s, in, keys, iota, index)
+	return radixSort(a, op, desc, true, s, in, keys, iota, index)
 }
 
-func radixSort[T Number](a *Lib, op string, desc bool, s *cuda.Stream, in, out *cuda.Buffer[T], vin, vout *cuda.Buffer[int32]) error {
-	pairs := vin != nil || vout != nil || op == "SortPairs" || op == "SortPairsDescending"
+// radixSort sorts in into out, with pairs the values vin into vout.
+func radixSort[T Number](a *Lib, op string, desc, pairs bool, s *cuda.Stream, in, out *cuda.Buffer[T], vin, vout *cuda.Buffer[int32]) error {
 	if pairs {
 		if vin == nil || vout == nil || in == nil {
 			return fmt.Errorf("algo: %s: %w", op, errNilBuffer)

@@ -70,7 +70,7 @@ func topK[T Number](a *Lib, op string, desc bool, s *cuda.Stream, in, values *cu
 	if err := ExclusiveSum(a, s, order, pos); err != nil {
 		return err
 	}
-	if err := radixSort(a, op, desc, s, in, keys, pos, order); err != nil {
+	if err := radixSort(a, op, desc, true, s, in, keys, pos, order); err != nil {
 		return err
 	}
 	if err := values.CopyFromBufferAsync(s, keys.Slice(0, k)); err != nil {
