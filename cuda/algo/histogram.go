@@ -77,6 +77,9 @@ func HistogramEven[T Sample](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *c
 // cuda.BFloat16 samples are not taken.
 func HistogramRange[T Sample](a *Lib, s *cuda.Stream, in, levels *cuda.Buffer[T], hist *cuda.Buffer[int32]) error {
 	const op = "HistogramRange"
+	if levels == nil {
+		return fmt.Errorf("algo: %s: %w", op, errNilBuffer)
+	}
 	if err := checkHistogram(a, op, s, in, hist, levels, nil); err != nil {
 		return err
 	}
@@ -97,7 +100,7 @@ func checkHistogram[T Sample](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}
-	if in == nil || hist == nil || levels == nil && op == "HistogramRange" {
+	if in == nil || hist == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilBuffer)
 	}
 	if hist.Len() < 1 || hist.Len() >= maxItems {

@@ -115,13 +115,13 @@ func planSegmentedSort(main, alt segTile, kernel string, keyBits, n, segments in
 // embedded images, 13.3 MB for these six (42.8 MB to 56.2 MB), and the
 // narrower types and the half types would add as much again.
 func SegmentedSortKeys[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], begin, end *cuda.Buffer[int32]) error {
-	return segmentedSort(a, "SegmentedSortKeys", false, s, in, out, nil, nil, begin, end)
+	return segmentedSort(a, "SegmentedSortKeys", false, false, s, in, out, nil, nil, begin, end)
 }
 
 // SegmentedSortKeysDescending is [SegmentedSortKeys] in the opposite
 // order.
 func SegmentedSortKeysDescending[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], begin, end *cuda.Buffer[int32]) error {
-	return segmentedSort(a, "SegmentedSortKeysDescending", true, s, in, out, nil, nil, begin, end)
+	return segmentedSort(a, "SegmentedSortKeysDescending", true, false, s, in, out, nil, nil, begin, end)
 }
 
 // SegmentedSortPairs is [SegmentedSortKeys] of keysIn into keysOut that
@@ -130,17 +130,18 @@ func SegmentedSortKeysDescending[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.B
 // values' order. Every buffer but begin and end has keysIn's length;
 // valuesOut must not overlap valuesIn.
 func SegmentedSortPairs[T Wide](a *Lib, s *cuda.Stream, keysIn, keysOut *cuda.Buffer[T], valuesIn, valuesOut *cuda.Buffer[int32], begin, end *cuda.Buffer[int32]) error {
-	return segmentedSort(a, "SegmentedSortPairs", false, s, keysIn, keysOut, valuesIn, valuesOut, begin, end)
+	return segmentedSort(a, "SegmentedSortPairs", false, true, s, keysIn, keysOut, valuesIn, valuesOut, begin, end)
 }
 
 // SegmentedSortPairsDescending is [SegmentedSortPairs] with the keys in
 // the opposite order; equal keys still keep their values' order.
 func SegmentedSortPairsDescending[T Wide](a *Lib, s *cuda.Stream, keysIn, keysOut *cuda.Buffer[T], valuesIn, valuesOut *cuda.Buffer[int32], begin, end *cuda.Buffer[int32]) error {
-	return segmentedSort(a, "SegmentedSortPairsDescending", true, s, keysIn, keysOut, valuesIn, valuesOut, begin, end)
+	return segmentedSort(a, "SegmentedSortPairsDescending", true, true, s, keysIn, keysOut, valuesIn, valuesOut, begin, end)
 }
 
-func segmentedSort[T Wide](a *Lib, op string, desc bool, s *cuda.Stream, in, out *cuda.Buffer[T], vin, vout, begin, end *cuda.Buffer[int32]) error {
-	pairs := op == "SegmentedSortPairs" || op == "SegmentedSortPairsDescending"
+// segmentedSort sorts each segment of in into out, with pairs the values
+// vin into vout.
+func segmentedSort[T Wide](a *Lib, op string, desc, pairs bool, s *cuda.Stream, in, out *cuda.Buffer[T], vin, vout, begin, end *cuda.Buffer[int32]) error {
 	t := typeName[T]()
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
