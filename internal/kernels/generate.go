@@ -10,12 +10,15 @@ import (
 	"go/token"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/bounded"
+	"github.com/cugen/cugen/internal/panics"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -183,25 +186,59 @@ func Generate(o Options) (map[string][]byte, error) {
 		}
 		return m
 	}
+	// One compile an image: a cubin for each arch, newest first (Load's
+	// order), then PTX for the newest. They are independent NVRTC
+	// programs, compiled at once, as many as there are cores (CUB's took
+	// minutes each, one after another); the images keep that order
+	// whatever finishes first.
+	type job struct {
+		arch int
+		ptx  bool
+		out  *Output
+		err  error
+	}
+	jobs := make([]job, 0, len(archs)+1)
+	for i := len(archs) - 1; i >= 0; i-- {
+		jobs = append(jobs, job{arch: archs[i]})
+	}
+	jobs = append(jobs, job{arch: archs[len(archs)-1], ptx: true})
+	var wg sync.WaitGroup
+	raised := make([]*panics.Panic, len(jobs))
+	cores := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range jobs {
+		wg.Add(1)
+		cores <- struct{}{}
+		go func() {
+			defer func() { <-cores; wg.Done() }()
+			j := &jobs[i]
+			arch := fmt.Sprintf("sm_%d", j.arch)
+			if j.ptx {
+				arch = fmt.Sprintf("compute_%d", j.arch)
+			}
+			raised[i] = panics.Catch("cugen kernels' compile for "+arch, func() {
+				j.out, j.err = n.Compile(string(src), base, headers, opts(arch), exprs)
+			})
+		}()
+	}
+	wg.Wait()
+	for _, p := range raised {
+		if p != nil {
+			panic(p)
+		}
+	}
 	var images []emit.KernelImage
-	for i := len(archs) - 1; i >= 0; i-- { // newest first: Load's order
-		a := archs[i]
-		out, err := n.Compile(string(src), base, headers, opts(fmt.Sprintf("sm_%d", a)), exprs)
-		if err != nil {
-			return nil, fmt.Errorf("cugen kernels: %w", err)
+	for _, j := range jobs {
+		if j.err != nil {
+			return nil, fmt.Errorf("cugen kernels: %w", j.err)
 		}
-		low := lowered(out)
-		if err := checkParams(ks, low, out.Image, a, base); err != nil {
-			return nil, err
+		low := lowered(j.out)
+		if !j.ptx {
+			if err := checkParams(ks, low, j.out.Image, j.arch, base); err != nil {
+				return nil, err
+			}
 		}
-		images = append(images, emit.KernelImage{Arch: a, Lowered: low, Bytes: out.Image})
+		images = append(images, emit.KernelImage{Arch: j.arch, PTX: j.ptx, Lowered: low, Bytes: j.out.Image})
 	}
-	newest := archs[len(archs)-1]
-	out, err := n.Compile(string(src), base, headers, opts(fmt.Sprintf("compute_%d", newest)), exprs)
-	if err != nil {
-		return nil, fmt.Errorf("cugen kernels: %w", err)
-	}
-	images = append(images, emit.KernelImage{Arch: newest, PTX: true, Lowered: lowered(out), Bytes: out.Image})
 
 	if o.CudaPath == "" {
 		o.CudaPath = DefaultCudaPath
