@@ -86,15 +86,7 @@ func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T]
 		}
 		defer temp.Close() // cuMemFreeAsync on s: after the launches
 	}
-	buf := func(o operand) *cuda.Buffer[T] {
-		switch o {
-		case opIn:
-			return in
-		case opOut:
-			return out
-		}
-		return temp
-	}
+	buf := buffers[T]{in, out, temp}.of
 	t := typeName[T]()
 	for _, st := range pl.steps {
 		cfg := st.config(s)
@@ -184,6 +176,21 @@ func scan[T Number](a *Lib, kernel, op string, s *cuda.Stream, in, out *cuda.Buf
 		}
 	}
 	return nil
+}
+
+// buffers are what a plan's operands name: the call's input and output
+// and its temporary storage.
+type buffers[E any] struct{ in, out, temp *cuda.Buffer[E] }
+
+// of is the buffer o names.
+func (b buffers[E]) of(o operand) *cuda.Buffer[E] {
+	switch o {
+	case opIn:
+		return b.in
+	case opOut:
+		return b.out
+	}
+	return b.temp
 }
 
 // config is the launch configuration of the step on stream s.

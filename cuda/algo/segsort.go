@@ -200,24 +200,8 @@ func segmentedSort[T Wide](a *Lib, op string, desc, pairs bool, s *cuda.Stream, 
 			defer valsTmp.Close()
 		}
 	}
-	keys := func(o operand) *cuda.Buffer[T] {
-		switch o {
-		case opIn:
-			return in
-		case opOut:
-			return out
-		}
-		return keysTmp
-	}
-	vals := func(o operand) *cuda.Buffer[int32] {
-		switch o {
-		case opIn:
-			return vin
-		case opOut:
-			return vout
-		}
-		return valsTmp
-	}
+	keys := buffers[T]{in, out, keysTmp}.of
+	vals := buffers[int32]{vin, vout, valsTmp}.of
 	for _, w := range pl.passes {
 		cfg := cuda.Config{Grid: cuda.Dim3{X: w.grid}, Block: cuda.Dim3{X: w.block}, Stream: s}
 		var err error

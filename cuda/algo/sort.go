@@ -231,24 +231,8 @@ func radixSort[T Number](a *Lib, op string, desc, pairs bool, s *cuda.Stream, in
 			}
 		}
 	}
-	keys := func(o operand) *cuda.Buffer[T] {
-		switch o {
-		case opIn:
-			return in
-		case opOut:
-			return out
-		}
-		return keysTmp
-	}
-	vals := func(o operand) *cuda.Buffer[int32] {
-		switch o {
-		case opIn:
-			return vin
-		case opOut:
-			return vout
-		}
-		return valsTmp
-	}
+	keys := buffers[T]{in, out, keysTmp}.of
+	vals := buffers[int32]{vin, vout, valsTmp}.of
 	dir := "Asc"
 	if desc {
 		dir = "Desc"
