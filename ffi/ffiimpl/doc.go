@@ -34,7 +34,8 @@
 //     V AMD64 ABI (linux/amd64), AAPCS64 (linux/arm64) or the Microsoft x64
 //     convention (windows/amd64), and [Call]. Both
 //     run through runtime.cgocall and a small assembly trampoline; a call
-//     costs no allocation.
+//     costs no allocation. A library that needs all its calls from one OS
+//     thread makes them inside its package's [Thread].
 //   - Callbacks: one static C entry point per callback typedef ([Callback])
 //     dispatches on a [Handle] passed as the C userData pointer, so the
 //     process-wide limit of purego callbacks is never reached. A callback
@@ -76,8 +77,8 @@ const (
 	// (Bind wraps the ffi.Library and makes the Procs), the version
 	// guard with it; 7 LibraryMajor (the version check of every
 	// library a package loads) and CallError.Log; 8 device memory in raw
-	// signatures: ffi.DevicePtr, DeviceAddr and HostOrDevice.
-	Version = 8
+	// signatures: ffi.DevicePtr, DeviceAddr and HostOrDevice; 9 Thread.
+	Version = 9
 
 	// MinVersion is the oldest generated code this package still supports.
 	// Code older than 6 calls Frame, Proc and the rest through package ffi,

@@ -13,3 +13,6 @@ func HandleTableLen() int {
 
 // CallbacksMade is the number of purego callbacks made through Callback.
 func CallbacksMade() int64 { return callbacksMade.Load() }
+
+// Gettid is the calling OS thread's id.
+func Gettid() int { return gettid() }
