@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -187,4 +188,61 @@ func TestNVJitLinkCompleteErrorCarriesLog(t *testing.T) {
 		t.Fatalf("Complete with an undefined f = %v, want an error with the log", err)
 	}
 	t.Logf("%v", err)
+}
+
+// TestNVJitLinkFromSeveralThreads creates each handle on one OS thread and
+// links and destroys it on another, as a goroutine that blocks between
+// the calls may. nvJitLink 12.4 needs a handle's calls on one thread
+// (library.NVJitLink's OneThread): before the package made every call on
+// a thread of its own, this crashed the test binary in 10 of 10 runs
+// (stop 48's CI failed on it, in TestNVJitLinkCompleteErrorCarriesLog,
+// when the goroutine moved between the calls).
+func TestNVJitLinkFromSeveralThreads(t *testing.T) {
+	needNVRTC(t)
+	cugentest.NeedLibrary(t, nvjitlink.SharedLibrary().Load())
+	prog := compile(t, "extern \"C\" __device__ float f(float); extern \"C\" __global__ void k(float *y) { y[0] = f(y[0]); }\n", "--gpu-architecture=sm_90", "-dlto", "-rdc=true")
+	ltoir, err := nvrtc.GetLTOIR(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onA, onB := lockedThread(t), lockedThread(t)
+	for i := range 10 {
+		var h nvjitlink.Handle
+		onA(func() {
+			if h, err = nvjitlink.Create([]string{"-arch=sm_90", "-lto"}); err == nil {
+				err = nvjitlink.AddData(h, nvjitlink.InputLtoir, unsafe.Pointer(&ltoir[0]), uint64(len(ltoir)), "k.ltoir")
+			}
+		})
+		if err != nil {
+			t.Fatalf("link %d: %v", i, err)
+		}
+		onB(func() {
+			err = nvjitlink.Complete(h)
+			if derr := nvjitlink.Destroy(&h); derr != nil {
+				t.Errorf("link %d: Destroy: %v", i, derr)
+			}
+		})
+		var ce *ffi.CallError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Log, "f") {
+			t.Fatalf("link %d: Complete with an undefined f = %v, want an error with the log", i, err)
+		}
+	}
+}
+
+// lockedThread starts a goroutine locked to an OS thread of its own for
+// the test's life and returns a function that runs f there and waits.
+func lockedThread(t *testing.T) func(f func()) {
+	calls := make(chan func())
+	t.Cleanup(func() { close(calls) })
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		for f := range calls {
+			f()
+		}
+	}()
+	return func(f func()) {
+		done := make(chan struct{})
+		calls <- func() { defer close(done); f() }
+		<-done
+	}
 }

@@ -36,6 +36,13 @@ func (m *model) genDoc(f *jen.File) error {
 			f.PackageComment(l)
 		}
 	}
+	if why := m.desc.OneThread; why != "" {
+		text := fmt.Sprintf("Every call reaches C from one OS thread the package keeps, whichever goroutine makes it, and calls from several goroutines take turns. The reason: %s.", why)
+		f.PackageComment("")
+		for _, l := range commentLines(wrapText(text, docCommentWidth)) {
+			f.PackageComment(l)
+		}
+	}
 	if m.cudaAPI() {
 		f.PackageComment("")
 		f.PackageComment("CUDA's current context belongs to the OS thread: call runtime.LockOSThread")

@@ -25,6 +25,9 @@ func (m *model) genFuncs(f *jen.File) error {
 	cbKind := map[string]string{} // typedef -> the first function passing it
 	var cbOrder []string
 	var needs glue
+	if m.desc.OneThread != "" {
+		m.audit = append(m.audit, fmt.Sprintf("thread: every C call runs on the package's one OS thread (%s.Run): %s", threadVar, m.desc.OneThread))
+	}
 	for _, fn := range m.funcs {
 		ps, err := m.classify(fn)
 		if err != nil {
@@ -37,6 +40,11 @@ func (m *model) genFuncs(f *jen.File) error {
 					layouts[p.c.Type.Name] = true
 					layoutOrder = append(layoutOrder, p.c.Type)
 				}
+			}
+			if p.role.takesGoFunc() && m.desc.OneThread != "" {
+				// A callback that calls the library again would wait in
+				// libThread.Run for the call it is part of.
+				return fmt.Errorf("%s:%d: %s: parameter %s takes a Go callback, which a library whose calls run on one thread (library.Desc.OneThread) cannot take", fn.Pos.File, fn.Pos.Line, fn.Name, p.c.Name)
 			}
 			if p.role.takesGoFunc() && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
@@ -58,6 +66,7 @@ func (m *model) genFuncs(f *jen.File) error {
 			layoutOrder = append(layoutOrder, fn.Result)
 		}
 		m.audit = append(m.audit, m.funcAudit(fn, ps, pairs[fn])...)
+
 		if bp := pairs[fn]; bp != nil {
 			m.genBufferFunc(f, fn, ps, bp)
 			continue

@@ -182,15 +182,19 @@ func (m *model) genBufferFunc(f *jen.File, fn *ir.Function, ps []*param, bp *buf
 		jen.List(jen.Id("sym"), jen.Err()).Op(":=").Id(proc).Dot("Addr").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err())),
 		jen.Var().Id("size").Add(bp.sizeType),
-		jen.Id("r").Op(":=").Add(ints("sizeSym", jen.Uintptr().Call(unsafePointer(jen.Op("&").Id("size"))))),
+	}
+	body = append(body, m.cCall(":=", ints("sizeSym", jen.Uintptr().Call(unsafePointer(jen.Op("&").Id("size")))))...)
+	body = append(body,
 		jen.Qual("runtime", "KeepAlive").Call(jen.Op("&").Id("size")),
 		check(sizeProc),
 		jen.If(jen.Id("size").Op("<=").Lit(0)).Block(jen.Return(zero, jen.Nil())),
 		jen.Id("buf").Op(":=").Make(jen.Index().Add(bp.elem), jen.Id("size")),
-		jen.Id("r").Op("=").Add(ints("sym", jen.Uintptr().Call(unsafePointer(jen.Op("&").Id("buf").Index(jen.Lit(0)))))),
+	)
+	body = append(body, m.cCall("=", ints("sym", jen.Uintptr().Call(unsafePointer(jen.Op("&").Id("buf").Index(jen.Lit(0))))))...)
+	body = append(body,
 		jen.Qual("runtime", "KeepAlive").Call(jen.Id("buf")),
 		check(proc),
-	}
+	)
 	if bp.text {
 		body = append(body, jen.Return(jen.Qual(FFIImplPath, "GoStringN").Call(jen.Id("buf")), jen.Nil()))
 	} else {

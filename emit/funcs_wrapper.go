@@ -165,9 +165,9 @@ func (w *wrapper) call() {
 		}
 		call := jen.Qual(FFIImplPath, "CallInts").Call(args...)
 		if w.errRes || w.cResult != nil {
-			w.body = append(w.body, jen.Id("r").Op(":=").Add(call))
+			w.body = append(w.body, m.cCall(":=", call)...)
 		} else {
-			w.body = append(w.body, call) // void
+			w.body = append(w.body, m.cCall("", call)...) // void
 		}
 		w.ret = jen.Id("r")
 		w.keepAlives()
@@ -188,14 +188,17 @@ func (w *wrapper) call() {
 			jen.Var().Id("rs").Id(m.typeName(m.structRef(w.fn.Result))),
 			jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("rs")), jen.Op("&").Id(m.layoutName(w.fn.Result))))
 	}
+	// The arguments go into the frame where the call is made: on the
+	// library's thread (cCall), a Go pointer among them is taken there.
+	var fill []jen.Code
 	for _, a := range w.cargs {
 		if a.frame != nil {
-			w.body = append(w.body, a.frame)
+			fill = append(fill, a.frame)
 		} else {
-			w.body = append(w.body, jen.Id("frame").Dot("Int").Call(a.word))
+			fill = append(fill, jen.Id("frame").Dot("Int").Call(a.word))
 		}
 	}
-	w.body = append(w.body, jen.Qual(FFIImplPath, "Call").Call(jen.Id("sym"), frameRef))
+	w.body = append(w.body, m.cCall("", jen.Qual(FFIImplPath, "Call").Call(jen.Id("sym"), frameRef), fill...)...)
 	w.keepAlives()
 	var cleanup []jen.Code
 	if hasHandle(w.ps) {

@@ -30,6 +30,12 @@ func (m *model) genLoad(f *jen.File) error {
 		f.Var().Id("lib").Op("=").Qual(FFIImplPath, "Bind").Call(jen.Qual(FFIPath, "NewLibrary").Call(m.libraryDesc(m.desc)))
 	}
 	f.Line()
+	if m.desc.OneThread != "" {
+		f.Comment(threadVar + " is the OS thread every C call of this package runs on (see the")
+		f.Comment("package documentation).")
+		f.Var().Id(threadVar).Qual(FFIImplPath, "Thread")
+		f.Line()
+	}
 	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")
 	f.Func().Id("SharedLibrary").Params().Op("*").Qual(FFIPath, "Library").Block(jen.Return(jen.Id("lib").Dot("Library")))
 	f.Line()
@@ -149,4 +155,30 @@ func (m *model) versionFunc() string {
 		return m.goFunc(m.desc.Load.Identify)
 	}
 	return m.goFunc(m.desc.Load.Version.Symbol)
+}
+
+// threadVar names the package's ffiimpl.Thread (library.Desc.OneThread).
+const threadVar = "libThread"
+
+// cCall returns the statements of one C call, call (an ffiimpl.CallInts
+// or ffiimpl.Call expression), assigned to r with op (":=" or "=") or,
+// with op "", evaluated for its effect. In a package whose calls all run
+// on one OS thread (library.Desc.OneThread) the call is made inside
+// libThread.Run, with its arguments evaluated there; r, a uintptr, is
+// declared before it for ":=".
+func (m *model) cCall(op string, call jen.Code, before ...jen.Code) []jen.Code {
+	stmt := jen.Add(call)
+	if op != "" {
+		stmt = jen.Id("r").Op(op).Add(call)
+	}
+	if m.desc.OneThread == "" {
+		return append(before, stmt)
+	}
+	var out []jen.Code
+	if op == ":=" {
+		out = append(out, jen.Var().Id("r").Uintptr())
+		stmt = jen.Id("r").Op("=").Add(call)
+	}
+	inner := append(append([]jen.Code(nil), before...), stmt)
+	return append(out, jen.Id(threadVar).Dot("Run").Call(jen.Func().Params().Block(inner...)))
 }

@@ -120,6 +120,13 @@ type Desc struct {
 	// Logs are the functions whose failure is explained by a log the
 	// library keeps: the wrapper returns the log with the error.
 	Logs []Log
+	// OneThread, when set, says why the library must get all its calls
+	// from one OS thread: every wrapper makes its C call inside the
+	// package's ffiimpl.Thread, so calls from any goroutine reach C from
+	// the one thread (a goroutine changes threads whenever it blocks or
+	// is preempted). Calls from several goroutines take turns. The reason
+	// goes into the package documentation and the audit.
+	OneThread string
 	// Overrides are the library's audited exceptions to the rules.
 	Overrides Overrides
 	// File is the description file (gen -desc) the description was read

@@ -14,8 +14,8 @@ package cusolver
 import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // The generated code needs this version of package ffiimpl or newer.
-const _ = ffiimpl.EnforceVersion(ffiimpl.Version - 8)
-const _ = ffiimpl.EnforceVersion(8 - ffiimpl.MinVersion)
+const _ = ffiimpl.EnforceVersion(ffiimpl.Version - 9)
+const _ = ffiimpl.EnforceVersion(9 - ffiimpl.MinVersion)
 
 // HeaderVersion is CUDA_VERSION of cuda.h: the CUDA version of the headers this
 // package was generated from (13.0).

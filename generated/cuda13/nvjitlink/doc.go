@@ -9,13 +9,19 @@
 // become results. The library is opened on first use; set CUGEN_LIBNVJITLINK to
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// Every call reaches C from one OS thread the package keeps, whichever
+// goroutine makes it, and calls from several goroutines take turns. The reason:
+// nvJitLink 12.4 corrupts its state when a handle is created and destroyed on
+// different OS threads: a later call crashes the process (a SIGSEGV in
+// nvJitLinkComplete, or an abort).
 package nvjitlink
 
 import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // The generated code needs this version of package ffiimpl or newer.
-const _ = ffiimpl.EnforceVersion(ffiimpl.Version - 8)
-const _ = ffiimpl.EnforceVersion(8 - ffiimpl.MinVersion)
+const _ = ffiimpl.EnforceVersion(ffiimpl.Version - 9)
+const _ = ffiimpl.EnforceVersion(9 - ffiimpl.MinVersion)
 
 // HeaderVersion is CUDA_VERSION of cuda.h: the CUDA version of the headers this
 // package was generated from (13.0).

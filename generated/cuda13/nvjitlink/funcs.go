@@ -33,7 +33,10 @@ func Create(options []string) (handle Handle, err error) {
 		return
 	}
 	optionsC := ffiimpl.CStrings(options)
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(len(options)), uintptr(unsafe.Pointer(unsafe.SliceData(optionsC))), 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(len(options)), uintptr(unsafe.Pointer(unsafe.SliceData(optionsC))), 0, 0, 0)
+	})
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(optionsC)
 	return handle, ffiimpl.Error(procCreate, Result(r))
@@ -55,7 +58,10 @@ func Destroy(handle *Handle) error {
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(handle)), 0, 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(handle)), 0, 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(handle)
 	return ffiimpl.Error(procDestroy, Result(r))
 }
@@ -78,7 +84,10 @@ func AddData(handle Handle, inputType InputType, data unsafe.Pointer, size uint6
 		return err
 	}
 	nameC := ffiimpl.CString(name)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(inputType), uintptr(data), uintptr(size), uintptr(unsafe.Pointer(nameC)), 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(inputType), uintptr(data), uintptr(size), uintptr(unsafe.Pointer(nameC)), 0)
+	})
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(nameC)
 	return ffiimpl.Error(procAddData, Result(r))
@@ -100,7 +109,10 @@ func AddFile(handle Handle, inputType InputType, fileName string) error {
 		return err
 	}
 	fileNameC := ffiimpl.CString(fileName)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(inputType), uintptr(unsafe.Pointer(fileNameC)), 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(inputType), uintptr(unsafe.Pointer(fileNameC)), 0, 0, 0)
+	})
 	runtime.KeepAlive(fileNameC)
 	return ffiimpl.Error(procAddFile, Result(r))
 }
@@ -121,7 +133,10 @@ func Complete(handle Handle) error {
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), 0, 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), 0, 0, 0, 0, 0)
+	})
 	if err := ffiimpl.Error(procComplete, Result(r)); err != nil {
 		log, _ := GetErrorLog(handle)
 		return ffiimpl.WithLog(err, log)
@@ -146,7 +161,10 @@ func GetLinkedCubinSize(handle Handle) (size uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	return size, ffiimpl.Error(procGetLinkedCubinSize, Result(r))
 }
@@ -178,7 +196,10 @@ func GetLinkedCubin(handle Handle) ([]byte, error) {
 		return nil, err
 	}
 	var size uint64
-	r := ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	if err := ffiimpl.Error(procGetLinkedCubinSize, Result(r)); err != nil {
 		return nil, err
@@ -187,7 +208,9 @@ func GetLinkedCubin(handle Handle) ([]byte, error) {
 		return nil, nil
 	}
 	buf := make([]byte, size)
-	r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(buf)
 	if err := ffiimpl.Error(procGetLinkedCubin, Result(r)); err != nil {
 		return nil, err
@@ -213,7 +236,10 @@ func GetLinkedPtxSize(handle Handle) (size uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	return size, ffiimpl.Error(procGetLinkedPtxSize, Result(r))
 }
@@ -246,7 +272,10 @@ func GetLinkedPtx(handle Handle) ([]byte, error) {
 		return nil, err
 	}
 	var size uint64
-	r := ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	if err := ffiimpl.Error(procGetLinkedPtxSize, Result(r)); err != nil {
 		return nil, err
@@ -255,7 +284,9 @@ func GetLinkedPtx(handle Handle) ([]byte, error) {
 		return nil, nil
 	}
 	buf := make([]byte, size)
-	r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(buf)
 	if err := ffiimpl.Error(procGetLinkedPtx, Result(r)); err != nil {
 		return nil, err
@@ -279,7 +310,10 @@ func GetErrorLogSize(handle Handle) (size uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	return size, ffiimpl.Error(procGetErrorLogSize, Result(r))
 }
@@ -311,7 +345,10 @@ func GetErrorLog(handle Handle) (string, error) {
 		return "", err
 	}
 	var size uint64
-	r := ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	if err := ffiimpl.Error(procGetErrorLogSize, Result(r)); err != nil {
 		return "", err
@@ -320,7 +357,9 @@ func GetErrorLog(handle Handle) (string, error) {
 		return "", nil
 	}
 	buf := make([]byte, size)
-	r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(buf)
 	if err := ffiimpl.Error(procGetErrorLog, Result(r)); err != nil {
 		return "", err
@@ -344,7 +383,10 @@ func GetInfoLogSize(handle Handle) (size uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	return size, ffiimpl.Error(procGetInfoLogSize, Result(r))
 }
@@ -376,7 +418,10 @@ func GetInfoLog(handle Handle) (string, error) {
 		return "", err
 	}
 	var size uint64
-	r := ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sizeSym, uintptr(handle), uintptr(unsafe.Pointer(&size)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&size)
 	if err := ffiimpl.Error(procGetInfoLogSize, Result(r)); err != nil {
 		return "", err
@@ -385,7 +430,9 @@ func GetInfoLog(handle Handle) (string, error) {
 		return "", nil
 	}
 	buf := make([]byte, size)
-	r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(&buf[0])), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(buf)
 	if err := ffiimpl.Error(procGetInfoLog, Result(r)); err != nil {
 		return "", err
@@ -406,7 +453,10 @@ func Version() (major, minor uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), 0, 0, 0, 0)
+	var r uintptr
+	libThread.Run(func() {
+		r = ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), 0, 0, 0, 0)
+	})
 	runtime.KeepAlive(&major)
 	runtime.KeepAlive(&minor)
 	return major, minor, ffiimpl.Error(procVersion, Result(r))

@@ -20,6 +20,10 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Version:  ffiimpl.VersionText("nvJitLink", "nvJitLinkVersion", ffiimpl.VersionMajorMinor),
 }))
 
+// libThread is the OS thread every C call of this package runs on (see the
+// package documentation).
+var libThread ffiimpl.Thread
+
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.
 func SharedLibrary() *ffi.Library {
 	return lib.Library
