@@ -87,6 +87,8 @@ func TestMisuse(t *testing.T) {
 		{"select closed count", func() error { return Unique(nil, s, in, out10, idxClosed) }, "algo: Unique: ", cuda.ErrFreed},
 		{"select closed input", func() error { return Unique(nil, s, closed, out10, idx1) }, "algo: Unique: ", cuda.ErrFreed},
 		{"nil Lib, select", func() error { return SelectFlagged(nil, s, in, flags10, in, idx1) }, "algo: SelectFlagged: algo: nil *Lib", nil},
+		{"partition in place", func() error { return PartitionFlagged(nil, s, in, flags10, in, idx1) }, "algo: PartitionFlagged[float32]: out overlaps in", nil},
+		{"nil Lib, unique in place", func() error { return Unique(nil, s, in, in, idx1) }, "algo: Unique: algo: nil *Lib", nil},
 		{"nil Lib, partition", func() error { return PartitionFlagged(nil, s, in, flags10, out10, idx1) }, "algo: PartitionFlagged: algo: nil *Lib", nil},
 		{"rle nil stream", func() error { return RunLengthEncode(nil, nil, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *cuda.Stream", nil},
 		{"rle nil runs", func() error { return RunLengthEncode(nil, s, in, out10, v10, nil) }, "algo: RunLengthEncode: algo: nil buffer", nil},

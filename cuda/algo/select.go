@@ -12,7 +12,7 @@ import (
 // can be selected), count one element; out[k:] keeps what it held. out may
 // be in itself, compacting it in place (no other overlap is taken).
 func SelectFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
-	return selectIf(a, "SelectFlagged", s, in, flags, out, count)
+	return selectIf(a, selectFlagged, s, in, flags, out, count)
 }
 
 // Unique queues out[0:k] = in without its consecutive duplicates (the
@@ -22,7 +22,7 @@ func SelectFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cu
 // every NaN is kept. out has in's length, count one element; out[k:] keeps
 // what it held. out may be in itself (no other overlap is taken).
 func Unique[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
-	return selectIf(a, "Unique", s, in, nil, out, count)
+	return selectIf(a, selectUnique, s, in, nil, out, count)
 }
 
 // PartitionFlagged queues into out all of in's elements: first the k
@@ -32,7 +32,7 @@ func Unique[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda
 // out[k]); count[0] = k. flags and out have in's length, count one
 // element. out must not overlap in.
 func PartitionFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
-	return selectIf(a, "PartitionFlagged", s, in, flags, out, count)
+	return selectIf(a, partitionFlagged, s, in, flags, out, count)
 }
 
 // RunLengthEncode queues, for the runs of equal consecutive elements of
@@ -93,12 +93,29 @@ func RunLengthEncode[T Wide](a *Lib, s *cuda.Stream, in, unique *cuda.Buffer[T],
 	return nil
 }
 
-// selectIf is SelectFlagged, Unique (flags nil) and PartitionFlagged.
-func selectIf[T Wide](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+// selection is one of the operations selectIf runs: what it needs and
+// which kernel and tuning run it, decided here, not by its name.
+type selection struct {
+	op       string            // the API's name, for errors
+	kernel   string            // cub.cu's kernel
+	flags    bool              // it takes flags
+	disjoint bool              // out must not overlap in at all (not even be in)
+	tile     func(policy) tile // its tuning
+}
+
+var (
+	selectFlagged    = selection{op: "SelectFlagged", kernel: "selectFlagged", flags: true, tile: func(p policy) tile { return p.flagged }}
+	selectUnique     = selection{op: "Unique", kernel: "selectUnique", tile: func(p policy) tile { return p.unique }}
+	partitionFlagged = selection{op: "PartitionFlagged", kernel: "partitionFlagged", flags: true, disjoint: true, tile: func(p policy) tile { return p.partition }}
+)
+
+// selectIf runs sel: SelectFlagged, Unique (flags nil) or PartitionFlagged.
+func selectIf[T Wide](a *Lib, sel selection, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+	op := sel.op
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}
-	if in == nil || out == nil || count == nil || flags == nil && op != "Unique" {
+	if in == nil || out == nil || count == nil || flags == nil && sel.flags {
 		return fmt.Errorf("algo: %s: %w", op, errNilBuffer)
 	}
 	if flags != nil && flags.Len() != in.Len() {
@@ -114,7 +131,7 @@ func selectIf[T Wide](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], fla
 	if err := s.Call(nop, ops...); err != nil {
 		return fmt.Errorf("algo: %s: %w", op, err)
 	}
-	if op == "PartitionFlagged" && overlap(in, out) {
+	if sel.disjoint && overlap(in, out) {
 		return fmt.Errorf("algo: %s[%s]: out overlaps in", op, typeName[T]())
 	}
 	if overlap(in, out) && in.Ptr() != out.Ptr() {
@@ -123,15 +140,7 @@ func selectIf[T Wide](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], fla
 	if err := check(a, op, s, in, out, in.Len(), nil); err != nil {
 		return err
 	}
-	p := policyOf[T](a)
-	t, kernel := p.flagged, "selectFlagged"
-	switch op {
-	case "Unique":
-		t, kernel = p.unique, "selectUnique"
-	case "PartitionFlagged":
-		t, kernel = p.partition, "partitionFlagged"
-	}
-	pl := planSelect(t, kernel, in.Len())
+	pl := planSelect(sel.tile(policyOf[T](a)), sel.kernel, in.Len())
 	state, err := allocTemp[byte](a, s, op, pl.tempBytes)
 	if err != nil {
 		return err
