@@ -73,6 +73,9 @@ type DescJSON struct {
 	// Identify is a symbol every copy of the library exports; default
 	// ErrorString.
 	Identify string `json:"identify,omitempty"`
+	// OneThread says why the library needs all its calls from one OS
+	// thread (Desc.OneThread): one line.
+	OneThread string `json:"oneThread,omitempty"`
 	// Overrides are the audited exceptions to the rules.
 	Overrides *OverridesJSON `json:"overrides,omitempty"`
 }
@@ -299,6 +302,9 @@ func (j *DescJSON) desc() (*Desc, error) {
 		// It becomes the lines of a Go comment.
 		return nil, bad("doc", "not printable UTF-8 text (lines, tabs) of at most 64 KiB")
 	}
+	if err := oneLine(j.OneThread, 400); err != nil {
+		return nil, bad("oneThread", "%v", err) // a line of audit.txt
+	}
 	if len(j.Headers) == 0 {
 		return nil, bad("headers", "required: the headers declaring the library, as #include <...> names them")
 	}
@@ -375,6 +381,7 @@ func (j *DescJSON) desc() (*Desc, error) {
 		Status:      j.Status,
 		ErrorString: j.ErrorString,
 		PlainDocs:   j.PlainDocs,
+		OneThread:   j.OneThread,
 		Load: Load{
 			Name:     title,
 			EnvVar:   j.EnvVar,

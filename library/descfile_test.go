@@ -51,6 +51,13 @@ func TestDecodeDesc(t *testing.T) {
 	if u, ok := d.Overrides.RegisteredCallbacks["mylibSetLogger"]; !ok || u != "" {
 		t.Errorf("registered callbacks: %v", d.Overrides.RegisteredCallbacks)
 	}
+	if d.OneThread != "" {
+		t.Errorf("OneThread %q without oneThread", d.OneThread)
+	}
+	f, err = library.DecodeDesc("mylib.json", []byte(strings.Replace(goodDesc, `"package": "mylib",`, `"package": "mylib", "oneThread": "mylib keeps its state per thread",`, 1)))
+	if err != nil || f.Desc.OneThread != "mylib keeps its state per thread" {
+		t.Errorf("oneThread: %v, OneThread %q", err, f.Desc.OneThread)
+	}
 }
 
 // TestBadDescFiles: each broken description file is one line naming the
@@ -88,6 +95,7 @@ func TestBadDescFiles(t *testing.T) {
 		{"bad env var", swap(`"MYLIB_LIBRARY"`, `"MYLIB LIBRARY"`), `mylib.json: field envVar: "MYLIB LIBRARY" is not an environment variable name`},
 		{"no identify", swap(`"errorString": "mylibGetErrorString",`, ``), "mylib.json: field identify: required without errorString"},
 		{"title newline", swap(`"package": "mylib",`, `"package": "mylib", "title": "my\nlib",`), `mylib.json: field title: "my\nlib": one line of printable text`},
+		{"oneThread of two lines", swap(`"package": "mylib",`, `"package": "mylib", "oneThread": "a\nb",`), `mylib.json: field oneThread: "a\nb": one line of printable text`},
 		{"doc with a NUL", swap(`"package": "mylib",`, `"package": "mylib", "doc": "a\u0000b",`), "mylib.json: field doc: not printable UTF-8 text"},
 		{"bad direction", swap(`"dir": "out"`, `"dir": "output"`), `mylib.json: field overrides.directions: "mylibGet.v": dir "output" is not in, out or inout`},
 		{"direction key", swap(`"mylibGet.v"`, `"mylibGet"`), `mylib.json: field overrides.directions: "mylibGet": not FUNCTION.PARAMETER`},
