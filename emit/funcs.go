@@ -66,7 +66,6 @@ func (m *model) genFuncs(f *jen.File) error {
 			layoutOrder = append(layoutOrder, fn.Result)
 		}
 		m.audit = append(m.audit, m.funcAudit(fn, ps, pairs[fn])...)
-
 		if bp := pairs[fn]; bp != nil {
 			m.genBufferFunc(f, fn, ps, bp)
 			continue

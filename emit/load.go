@@ -162,9 +162,10 @@ const threadVar = "libThread"
 
 // cCall returns the statements of one C call, call (an ffiimpl.CallInts
 // or ffiimpl.Call expression), assigned to r with op (":=" or "=") or,
-// with op "", evaluated for its effect. In a package whose calls all run
-// on one OS thread (library.Desc.OneThread) the call is made inside
-// libThread.Run, with its arguments evaluated there; r, a uintptr, is
+// with op "", evaluated for its effect, after before (a Frame's
+// arguments, set just before the call). In a package whose calls all run
+// on one OS thread (library.Desc.OneThread) they are made inside
+// libThread.Run, so the arguments are evaluated there; r, a uintptr, is
 // declared before it for ":=".
 func (m *model) cCall(op string, call jen.Code, before ...jen.Code) []jen.Code {
 	stmt := jen.Add(call)
