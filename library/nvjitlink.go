@@ -26,5 +26,5 @@ var NVJitLink = &Desc{
 	LockLibs: []string{"libnvjitlink12"},
 	// Held by e2e's TestNVJitLinkFromSeveralThreads, which crashes the
 	// test binary without it.
-	OneThread: "nvJitLink 12.4 corrupts its state when a handle is created and destroyed on different OS threads: a later call crashes the process (a SIGSEGV in nvJitLinkComplete, or an abort)",
+	OneThread: "nvJitLink corrupts its state when a handle is created and destroyed on different OS threads (seen with 12.4; 13 not tried): a later call crashes the process (a SIGSEGV in nvJitLinkComplete, or an abort)",
 }
