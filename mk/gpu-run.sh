@@ -223,6 +223,17 @@ elif cufile_ref; then
 	echo "== cufile_ref: nvcc failed:"
 	tail -n 20 "$raw/logs/cufile_ref.build.log" | sed 's/^/   /'
 fi
+# nvJitLink with one handle's calls on two threads, in C
+# (e2e/testdata/nvjitlink_threads.c), against the toolkit's nvJitLink 13:
+# whether 13 needs the thread library.NVJitLink gives it for 12.4's crash
+# (a diagnostic: "threads" ending in a signal is the bug, "same" is ok).
+if cufile_ref && gcc -O1 -o "$work/nvjitlink_threads" "$root/e2e/testdata/nvjitlink_threads.c" -ldl -lpthread >"$raw/logs/nvjitlink_threads.build.log" 2>&1; then
+	for how in threads same; do
+		run diag "nvjitlink_threads-13-$how" "$work" "nvjitlink_threads-13-$how.log" \
+			"$work/nvjitlink_threads" "$cuda_home/lib64/libnvrtc.so.13" "$cuda_home/lib64/libnvJitLink.so.13" 13_0 "$how"
+		sed 's/^/   /' "$raw/logs/nvjitlink_threads-13-$how.log"
+	done
+fi
 while read -r name major; do
 	want "$name" || continue
 	if [ "$name" = ncclCollectives ] && [ "$ngpu" -lt 2 ]; then
