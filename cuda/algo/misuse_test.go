@@ -46,12 +46,7 @@ func TestMisuse(t *testing.T) {
 	i8 := standin.Must(cuda.Alloc[int8](ctx, 10))(t)
 	u16 := standin.Must(cuda.Alloc[uint16](ctx, 10))(t)
 
-	for _, c := range []struct {
-		name string
-		call func() error
-		want string
-		is   error
-	}{
+	refuseAll(t, []misuse{
 		{"nil stream", func() error { return Sum(nil, nil, in, out1) }, "algo: Sum: algo: nil *cuda.Stream", nil},
 		{"nil input", func() error { return Min(nil, s, nil, out1) }, "algo: Min: algo: nil buffer", nil},
 		{"reduce output of 2", func() error { return Max(nil, s, in, out2) }, "algo: Max[float32]: the output has 2 elements for 10: want 1", nil},
@@ -143,7 +138,24 @@ func TestMisuse(t *testing.T) {
 		{"nil Lib, histogram int8 full range", func() error { return HistogramEven(nil, s, i8, v10, math.MinInt8, math.MaxInt8) }, "algo: HistogramEven: algo: nil *Lib", nil},
 		{"histogram uint16 overflow", func() error { return HistogramEven(nil, s, u16, big, 0, math.MaxUint16) }, "algo: HistogramEven[uint16]: (65535 - 0) x 16777217 bins overflows 32 bits (CUB refuses it)", nil},
 		{"nil Lib, histogram range uint16", func() error { return HistogramRange(nil, s, u16, u16.Slice(0, 3), idx2) }, "algo: HistogramRange: algo: nil *Lib", nil},
-	} {
+	})
+}
+
+// misuse is a call the stand-in driver must see refused: its error
+// contains want and, with is, matches it.
+type misuse struct {
+	name string
+	call func() error
+	want string
+	is   error
+}
+
+// refuseAll makes each call and fails the test for one whose error is
+// not its own, or when any of them allocated (the stand-in counts
+// cuMemAllocAsync): a refusal comes before anything is queued.
+func refuseAll(t *testing.T, cases []misuse) {
+	t.Helper()
+	for _, c := range cases {
 		err := c.call()
 		if err == nil || !strings.Contains(err.Error(), c.want) || c.is != nil && !errors.Is(err, c.is) {
 			t.Errorf("%s: err = %v, want %q (is %v)", c.name, err, c.want, c.is)
