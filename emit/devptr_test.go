@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/library"
-	cparser "github.com/cugen/cugen/parser"
 )
 
 const devHeader = `#include "cuda.h"
@@ -40,32 +39,13 @@ dvStatus dvPlanar(dvHandle_t handle, const float *const pSrc[3], float *pDst, in
 // generateDev generates package dv from devHeader with the memory rows.
 func generateDev(t *testing.T, rows map[string]library.MemoryRule) map[string]string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range map[string]string{"cuda.h": typesPrelude + "CUresult CUDAAPI cuInit(unsigned int Flags);\n", "dv.h": devHeader} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	dv := &library.Desc{Key: "dv", API: "dv", Title: "DV", Package: "dv", Include: []string{"dv.h"}, Declare: []string{"dv.h"},
 		Prefixes: []string{"DV_", "dv"}, Status: "dvStatus",
 		Overrides: library.Overrides{Memory: rows, AlignedValues: map[string]string{"alpha": "one scalar"}},
 		Load:      library.Load{Name: "DV %d", Files: map[int][]string{12: {"libdv.so.1"}}, Identify: "dvSgemm"}}
-	libs := []*library.Desc{library.Driver, dv}
-	api, err := cparser.ParseWith(dir, cparser.Options{Libraries: libs})
+	files, err := generateBesideDriver(t, dv, devHeader)
 	if err != nil {
 		t.Fatal(err)
-	}
-	pkgs, err := Generate(api, Options{Origin: "test", Libraries: libs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, p := range pkgs {
-		if p.Name == "dv" {
-			for n, b := range p.Files {
-				files[n] = string(b)
-			}
-		}
 	}
 	return files
 }

@@ -1,13 +1,10 @@
 package emit
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/library"
-	"github.com/cugen/cugen/parser"
 )
 
 const nonNullHeader = `#include "cuda.h"
@@ -25,34 +22,11 @@ nnStatus nnState(int *on, nnSub_t sub);
 
 func generateNonNull(t *testing.T, status string) (map[string]string, error) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range map[string]string{"cuda.h": typesPrelude + "CUresult CUDAAPI cuInit(unsigned int Flags);\n", "nn.h": nonNullHeader} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	nn := &library.Desc{Key: "nn", API: "nn", Title: "NN", Package: "nn", Include: []string{"nn.h"}, Declare: []string{"nn.h"},
 		Prefixes: []string{"NN_", "nn"}, Status: "nnStatus",
 		Overrides: library.Overrides{NonNullHandles: map[string]library.NonNullHandle{"nnSub_t": {Status: status, Why: "nn crashes on NULL"}}},
 		Load:      library.Load{Name: "NN %d", Files: map[int][]string{12: {"libnn.so.1"}}, Identify: "nnCreate"}}
-	libs := []*library.Desc{library.Driver, nn}
-	api, err := parser.ParseWith(dir, parser.Options{Libraries: libs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := Generate(api, Options{Origin: "test", Libraries: libs})
-	if err != nil {
-		return nil, err
-	}
-	files := map[string]string{}
-	for _, p := range pkgs {
-		if p.Name == "nn" {
-			for n, b := range p.Files {
-				files[n] = string(b)
-			}
-		}
-	}
-	return files, nil
+	return generateBesideDriver(t, nn, nonNullHeader)
 }
 
 // TestNonNullHandles: a handle typedef listed in NonNullHandles makes

@@ -1,46 +1,20 @@
 package emit
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/library"
-	"github.com/cugen/cugen/parser"
 )
 
 // generateOneThread generates package ot from header with OneThread set
 // and returns its files, or Generate's error.
 func generateOneThread(t *testing.T, header string, ov library.Overrides) (map[string]string, error) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range map[string]string{"cuda.h": typesPrelude + "CUresult CUDAAPI cuInit(unsigned int Flags);\n", "ot.h": header} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	ot := &library.Desc{Key: "ot", API: "ot", Title: "OT", Package: "ot", Include: []string{"ot.h"}, Declare: []string{"ot.h"},
 		Prefixes: []string{"OT_", "ot"}, Status: "otStatus", OneThread: "ot keeps its state per thread", Overrides: ov,
 		Load: library.Load{Name: "OT %d", Files: map[int][]string{12: {"libot.so.1"}}, Identify: "otCreate"}}
-	libs := []*library.Desc{library.Driver, ot}
-	api, err := parser.ParseWith(dir, parser.Options{Libraries: libs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := Generate(api, Options{Origin: "test", Libraries: libs})
-	if err != nil {
-		return nil, err
-	}
-	files := map[string]string{}
-	for _, p := range pkgs {
-		if p.Name == "ot" {
-			for n, b := range p.Files {
-				files[n] = string(b)
-			}
-		}
-	}
-	return files, nil
+	return generateBesideDriver(t, ot, header)
 }
 
 // TestOneThread: in a OneThread library every C call, a register call, a

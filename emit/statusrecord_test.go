@@ -1,13 +1,10 @@
 package emit
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/library"
-	"github.com/cugen/cugen/parser"
 )
 
 // statusHeader is a library returning its status in a struct, as cuFile
@@ -39,31 +36,7 @@ func statusRecordDesc(sr *library.StatusRecord) *library.Desc {
 
 func generateStatusRecord(t *testing.T, sr *library.StatusRecord) (map[string]string, error) {
 	t.Helper()
-	dir := t.TempDir()
-	cuda := typesPrelude + "CUresult CUDAAPI cuInit(unsigned int Flags);\n"
-	for name, text := range map[string]string{"cuda.h": cuda, "fx.h": statusHeader} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	libs := []*library.Desc{library.Driver, statusRecordDesc(sr)}
-	api, err := parser.ParseWith(dir, parser.Options{Libraries: libs})
-	if err != nil {
-		return nil, err
-	}
-	pkgs, err := Generate(api, Options{Origin: "test", Libraries: libs})
-	if err != nil {
-		return nil, err
-	}
-	files := map[string]string{}
-	for _, p := range pkgs {
-		if p.Name == "fx" {
-			for n, b := range p.Files {
-				files[n] = string(b)
-			}
-		}
-	}
-	return files, nil
+	return generateBesideDriver(t, statusRecordDesc(sr), statusHeader)
 }
 
 // TestStatusRecord: a library that returns its status in a struct
