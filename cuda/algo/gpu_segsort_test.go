@@ -189,23 +189,3 @@ func gpuSegmentedSort[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.S
 		end.Close()
 	}
 }
-
-// A segmented sort with offsets of another device's context is refused.
-func TestGPUSegmentedSortOtherContext(t *testing.T) {
-	ctx, a, s := gpuLib(t)
-	n, err := cuda.DeviceCount()
-	if err != nil || n < 2 {
-		t.Skipf("one device (%d, %v): no second context", n, err)
-	}
-	ctx1 := must(cuda.NewContext(1))(t)
-	defer ctx1.Close()
-	off1 := must(cuda.Alloc[int32](ctx1, 2))(t)
-	defer off1.Close()
-	in := must(cuda.Alloc[int32](ctx, 4))(t)
-	defer in.Close()
-	out := must(cuda.Alloc[int32](ctx, 4))(t)
-	defer out.Close()
-	if err := SegmentedSortKeys(a, s, in, out, off1.Slice(0, 1), off1.Slice(1, 2)); err == nil {
-		t.Error("SegmentedSortKeys with offsets of device 1 on a stream of device 0: no error")
-	}
-}

@@ -481,8 +481,9 @@ func specials[T float32 | float64 | cuda.Float16 | cuda.BFloat16](t *testing.T, 
 	return f64(r[0]), f64(r[1]), f64(r[2]), f64(result(t, s, scanned)[0])
 }
 
-// A buffer or a Lib of another context than the stream's is refused
-// before anything runs (needs two devices).
+// A buffer (an operand, a segmented sort's offsets) or a Lib of another
+// context than the stream's is refused before anything runs (needs two
+// devices).
 func TestGPUOtherContext(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	n, err := cuda.DeviceCount()
@@ -504,6 +505,13 @@ func TestGPUOtherContext(t *testing.T) {
 	defer out1.Close()
 	if err := Sum(a, s1, b1, out1); err == nil {
 		t.Error("Sum with device 0's Lib on a stream of device 1: no error")
+	}
+	in := must(cuda.Alloc[int32](ctx, 4))(t)
+	defer in.Close()
+	sorted := must(cuda.Alloc[int32](ctx, 4))(t)
+	defer sorted.Close()
+	if err := SegmentedSortKeys(a, s, in, sorted, b1.Slice(0, 1), b1.Slice(1, 2)); err == nil {
+		t.Error("SegmentedSortKeys with offsets of device 1 on a stream of device 0: no error")
 	}
 }
 
