@@ -125,7 +125,9 @@ type Desc struct {
 	// package's ffiimpl.Thread, so calls from any goroutine reach C from
 	// the one thread (a goroutine changes threads whenever it blocks or
 	// is preempted). Calls from several goroutines take turns. The reason
-	// goes into the package documentation and the audit.
+	// goes into the package documentation and the audit; a library with
+	// Go callbacks is refused (emit's TestOneThread and
+	// TestOneThreadRefusesCallbacks).
 	OneThread string
 	// Overrides are the library's audited exceptions to the rules.
 	Overrides Overrides

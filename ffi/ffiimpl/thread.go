@@ -14,9 +14,10 @@ import (
 // a handle in one goroutine still calls from several threads.
 //
 // The generated wrappers of such a library make each C call inside
-// [Thread.Run]. Calls from several goroutines take turns. The zero value
-// is ready to use; its goroutine starts on the first Run and stays locked
-// to its thread for the rest of the process.
+// [Thread.Run]. Calls from several goroutines take turns (both held by
+// TestThreadRunsOnOneThread). The zero value is ready to use; its
+// goroutine starts on the first Run and stays locked to its thread for
+// the rest of the process.
 type Thread struct {
 	start sync.Once
 	calls chan func()
