@@ -162,11 +162,9 @@ func BenchmarkScopeAllocAsync(b *testing.B) {
 // BenchmarkRawLaunchSubmit is the raw Go loop that mk/gpu-profile.sh
 // profiles beside e2e/testdata/bench.c's "submit" loop: b.N launches of
 // the argument-less kernel on the legacy default stream through the
-// generated cu.LaunchKernel, in bursts of 64 with a wait between bursts
-// (not in submit-ns/launch), on one locked thread with the context current: C's loop,
-// call for call. It reports submit-ns/launch and allocs/op (0: nothing of
-// the crossing allocates; against the stand-in libcuda of
-// mk/stubbench.sh it measures the crossing's CPU cost alone).
+// generated cu.LaunchKernel, on one locked thread with the context
+// current: C's loop, call for call (submitBursts). Against the stand-in
+// libcuda of mk/stubbench.sh it measures the crossing's CPU cost alone.
 func BenchmarkRawLaunchSubmit(b *testing.B) {
 	c := gpuContext(b)
 	_, empty := gpuKernels(b, c)
@@ -176,6 +174,30 @@ func BenchmarkRawLaunchSubmit(b *testing.B) {
 		b.Fatal(err)
 	}
 	fn := empty.Raw()
+	submitBursts(b, func() error { return cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, nil, nil) })
+}
+
+// BenchmarkTypedLaunchSubmit is BenchmarkRawLaunchSubmit's loop through
+// the layer: the same kernel and stream, launched as a launcher of cugen
+// kernels launches it (Kernel.LaunchFrame), inside one Context.Run.
+// mk/gpu-profile.sh profiles it beside the raw loop: the difference is
+// what the layer's checks cost a launch, and where.
+func BenchmarkTypedLaunchSubmit(b *testing.B) {
+	c := gpuContext(b)
+	_, empty := gpuKernels(b, c)
+	if err := c.Run(func(*Bound) error {
+		var f Frame // the kernel takes no arguments
+		submitBursts(b, func() error { return empty.LaunchFrame(Config{}, &f) })
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// submitBursts runs b.N launches in bursts of 64 with a wait between
+// bursts, on the calling thread, and reports the launches' own time
+// (submit-ns/launch: the waits are in ns/op, not in it) and allocs/op.
+func submitBursts(b *testing.B, launch func() error) {
 	b.ReportAllocs()
 	var spent time.Duration
 	b.ResetTimer()
@@ -183,14 +205,14 @@ func BenchmarkRawLaunchSubmit(b *testing.B) {
 		n := min(64, b.N-i)
 		t0 := time.Now()
 		for range n {
-			if err := cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, nil, nil); err != nil {
+			if err := launch(); err != nil {
 				b.Fatal(err)
 			}
 		}
 		spent += time.Since(t0)
 		i += n
-		// the wait is in ns/op, not in submit-ns/launch (b.StopTimer
-		// would stop the world to read the memory statistics each burst)
+		// b.StopTimer would stop the world to read the memory
+		// statistics each burst
 		if err := cu.CtxSynchronize(); err != nil {
 			b.Fatal(err)
 		}

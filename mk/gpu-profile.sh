@@ -13,19 +13,23 @@
 #	                      go test -c -ldflags=-w -o bin/perf/layer.test ./cuda
 #	                      (xz'ed as layer.test.xz, if it must be smaller)
 #
-# It profiles two loops of N launches of an empty kernel with no
+# It profiles three loops of N launches of an empty kernel with no
 # arguments on the legacy stream, in bursts of 64 with a wait between:
-# the Go loop (BenchmarkRawLaunchSubmit: the generated cu.LaunchKernel,
-# on one locked thread) and the C loop (e2e/testdata/bench.c "submit",
-# built here with gcc or nvcc). For each, perf stat counts (task-clock,
-# and cycles and instructions where the machine has them) and perf
-# record -g samples; then it prints each one's top symbols with their
-# time per launch, the Go runtime's crossing (runtime.cgocall,
-# asmcgocall, entersyscall, exitsyscall, the ffiimpl trampoline) summed
-# apart from libcuda's own time, and writes everything under OUTDIR
-# (default $OUT, else a temporary directory): stat-*.txt, report-*.txt,
-# callers-*.txt, summary.txt, the perf.data files, and go.pprof (Go's
-# own CPU profile of the Go loop, for when perf may not run).
+# the raw Go loop (BenchmarkRawLaunchSubmit: the generated
+# cu.LaunchKernel, on one locked thread), the same launches through the
+# layer (BenchmarkTypedLaunchSubmit: Kernel.LaunchFrame, as a launcher of
+# cugen kernels makes it, in one Context.Run) and the C loop
+# (e2e/testdata/bench.c "submit", built here with gcc or nvcc). For each,
+# perf stat counts (task-clock, and cycles and instructions where the
+# machine has them) and perf record -g samples; then it prints each one's
+# top symbols with their time per launch, the Go runtime's crossing
+# (runtime.cgocall, asmcgocall, entersyscall, exitsyscall, the ffiimpl
+# trampoline) summed apart from libcuda's own time and the layer's, and
+# the differences Go minus C and typed minus raw Go. Everything goes under
+# OUTDIR (default $OUT, else a temporary directory): stat-*.txt,
+# report-*.txt, callers-*.txt, summary.txt, the perf.data files, and
+# go.pprof and typed.pprof (Go's own CPU profiles of the Go loops, for
+# when perf may not run).
 #
 #	CUGEN_PROFILE_LAUNCHES  N (default 1000000)
 #	CUDA_HOME               the toolkit (default /usr/local/cuda): nvcc, libcudart
@@ -119,22 +123,30 @@ export CUGEN_LIBCUDA="$libcuda" CUGEN_REQUIRE_GPU=1
 	perf --version
 } >"$out/summary.txt"
 
+# the three loops, each a script perf starts: go (the raw Go loop), typed
+# (the same launches through the layer, as a launcher of cugen kernels
+# makes them in a bound scope) and c
+for way in go typed c; do
+	case $way in
+	go) bench=BenchmarkRawLaunchSubmit ;;
+	typed) bench=BenchmarkTypedLaunchSubmit ;;
+	esac
+	if [ $way = c ]; then
+		printf 'exec %s "%s" "%s" "%s" submit %s\n' "$unenv" "$work/bench" "$libcuda" "$libcudart" "$n"
+	else
+		printf 'cd "%s" && exec %s "%s" -test.run "^\\$" -test.bench "^%s\\$" -test.benchtime=%sx -test.count=1\n' \
+			"$root/cuda" "$unenv" "$work/layer.test" "$bench" "$n"
+	fi >"$work/loop-$way.sh"
+done
+
 # counts, then samples: perf record falls back to cpu-clock where the VM
 # has no cycles counter
-for way in go c; do
+for way in go typed c; do
 	echo "== perf stat $way"
-	if [ $way = go ]; then
-		perf stat -e task-clock,context-switches,cycles,instructions -o "$out/stat-$way.txt" -- $unenv sh -c "cd '$root/cuda' && exec '$work/layer.test' -test.run '^\$' -test.bench '^BenchmarkRawLaunchSubmit\$' -test.benchtime=${n}x -test.count=1" >"$out/run-stat-$way.txt" 2>&1 || echo "gpu-profile: the go loop under perf stat: exit $?" >&2
-	else
-		perf stat -e task-clock,context-switches,cycles,instructions -o "$out/stat-$way.txt" -- $unenv "$work/bench" "$libcuda" "$libcudart" submit "$n" >"$out/run-stat-$way.txt" 2>&1 || echo "gpu-profile: the C loop under perf stat: exit $?" >&2
-	fi
+	set -- sh "$work/loop-$way.sh"
+	perf stat -e task-clock,context-switches,cycles,instructions -o "$out/stat-$way.txt" -- "$@" >"$out/run-stat-$way.txt" 2>&1 || echo "gpu-profile: the $way loop under perf stat: exit $?" >&2
 	cat "$out/run-stat-$way.txt" "$out/stat-$way.txt"
 	echo "== perf record $way"
-	if [ $way = go ]; then
-		set -- $unenv sh -c "cd '$root/cuda' && exec '$work/layer.test' -test.run '^\$' -test.bench '^BenchmarkRawLaunchSubmit\$' -test.benchtime=${n}x -test.count=1"
-	else
-		set -- $unenv "$work/bench" "$libcuda" "$libcudart" submit "$n"
-	fi
 	perf record -F 4999 -g -o "$out/$way.data" -- "$@" >"$out/run-record-$way.txt" 2>&1 ||
 		perf record -e cpu-clock -F 4999 -g -o "$out/$way.data" -- "$@" >"$out/run-record-$way.txt" 2>&1 ||
 		echo "gpu-profile: perf record $way failed: $out/run-record-$way.txt" >&2
@@ -145,10 +157,14 @@ done
 
 # Go's own profile of the Go loop too, which needs no perf_event_open (a
 # container may refuse it): read it here with go tool pprof -top
-# bin/perf/layer.test OUTDIR/go.pprof (the same build)
-(cd "$root/cuda" && $unenv "$work/layer.test" -test.run '^$' -test.bench '^BenchmarkRawLaunchSubmit$' \
-	-test.benchtime="${n}x" -test.count=1 -test.cpuprofile="$out/go.pprof" >"$out/run-pprof-go.txt" 2>&1) ||
-	echo "gpu-profile: the Go loop with -test.cpuprofile: exit $?" >&2
+# bin/perf/layer.test OUTDIR/go.pprof or typed.pprof (the same build)
+for way in go typed; do
+	bench=BenchmarkRawLaunchSubmit
+	[ $way = typed ] && bench=BenchmarkTypedLaunchSubmit
+	(cd "$root/cuda" && $unenv "$work/layer.test" -test.run '^$' -test.bench "^$bench\$" \
+		-test.benchtime="${n}x" -test.count=1 -test.cpuprofile="$out/$way.pprof" >"$out/run-pprof-$way.txt" 2>&1) ||
+		echo "gpu-profile: the $way loop with -test.cpuprofile: exit $?" >&2
+done
 
 python3 - "$out" "$n" >>"$out/summary.txt" <<'PY'
 import re, sys
@@ -188,7 +204,7 @@ def launches(way):
     return int(m.group(1)) if m else n
 
 res = {}
-for way in ("go", "c"):
+for way in ("go", "typed", "c"):
     ms = task_ms(way)
     k = launches(way)
     print(f"\n== {way}: task-clock {ms} ms for {k} launches (+ setup and the waits)")
@@ -212,10 +228,11 @@ for way in ("go", "c"):
             groups["other"] += pct
     res[way] = {g: per(p) for g, p in groups.items()}
     print("groups, ns/launch: " + ", ".join(f"{g} {v:.1f}" for g, v in res[way].items()))
-if "go" in res and "c" in res:
-    print("\n== Go minus C, ns/launch (libcuda includes the waits' spinning, alike in both):")
-    for g in res["go"]:
-        print(f"  {g:12} {res['go'][g] - res['c'][g]:+8.1f}")
+for a, b, what in (("go", "c", "Go minus C"), ("typed", "go", "the layer's typed launch in a scope minus raw Go")):
+    if a in res and b in res:
+        print(f"\n== {what}, ns/launch (libcuda includes the waits' spinning, alike in both):")
+        for g in res[a]:
+            print(f"  {g:12} {res[a][g] - res[b][g]:+8.1f}")
 PY
 cat "$out/summary.txt"
 echo "gpu-profile: the reports are in $out"
