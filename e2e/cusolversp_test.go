@@ -2,11 +2,11 @@ package e2e
 
 import (
 	"errors"
-	"math"
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
+	"github.com/cugen/cugen/e2e/internal/twin"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cusolverrf"
 	"github.com/cugen/cugen/generated/cuda12/cusolversp"
@@ -95,26 +95,8 @@ func TestCuSOLVERSpLinearSolveGPU12(t *testing.T) {
 	cugentest.NeedLibrary(t, cusolversp.SharedLibrary().Load())
 	cugentest.NeedLibrary(t, cusparse.SharedLibrary().Load())
 	const n = 64
-	var rowPtr, colInd []int32
-	var val []float64
-	want := make([]float64, n)
-	b := make([]float64, n)
-	for i := range n {
-		want[i] = float64(i + 1)
-		rowPtr = append(rowPtr, int32(len(val)))
-		for j := i - 1; j <= i+1; j++ {
-			if j < 0 || j >= n {
-				continue
-			}
-			v := -1.0
-			if j == i {
-				v = 2
-			}
-			colInd, val = append(colInd, int32(j)), append(val, v)
-			b[i] += v * float64(j+1)
-		}
-	}
-	rowPtr = append(rowPtr, int32(len(val)))
+	l := twin.NewLaplacian(n)
+	rowPtr, colInd, val := l.RowPtr, l.ColInd, l.Val
 	h, err := cusolversp.Create()
 	if err != nil {
 		t.Fatal(err)
@@ -133,18 +115,14 @@ func TestCuSOLVERSpLinearSolveGPU12(t *testing.T) {
 		t.Errorf("XcsrissymHost of the Laplacian: %d, want 1", sym)
 	}
 	x := make([]float64, n)
-	singularity, err := cusolversp.DcsrlsvluHost(h, n, int32(len(val)), descr, &val[0], &rowPtr[0], &colInd[0], &b[0], 1e-12, 0, &x[0])
+	singularity, err := cusolversp.DcsrlsvluHost(h, n, int32(len(val)), descr, &val[0], &rowPtr[0], &colInd[0], &l.B[0], 1e-12, 0, &x[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if singularity != -1 {
 		t.Errorf("singularity %d, want -1 (A is invertible)", singularity)
 	}
-	for i := range x {
-		if math.Abs(x[i]-want[i]) > 1e-9*float64(n) {
-			t.Fatalf("x[%d] = %g, want %g", i, x[i], want[i])
-		}
-	}
+	l.Check(t, x)
 }
 
 // TestCuSOLVERRfSettingsGPU12: a cuSOLVERRf handle keeps the settings it

@@ -6,6 +6,7 @@
 package twin
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,4 +52,43 @@ func CuFileCompat(t *testing.T) string {
 	os.WriteFile(conf, []byte(`{"logging": {"level": "ERROR"}, "properties": {"allow_compat_mode": true, "force_compat_mode": true, "use_poll_mode": false}}`), 0o600)
 	t.Setenv("CUFILE_ENV_PATH_JSON", conf)
 	return log
+}
+
+// Laplacian is the linear system of NVIDIA's cuSolverSp_LinearSolver
+// sample, as TestCuSOLVERSpLinearSolveGPU12 and its CUDA 13 twin solve
+// it: the n-by-n 1-D Laplacian A (2 on the diagonal, -1 beside it) in
+// zero-based CSR, and b = A * (1, 2, ..., n), so that A x = b has the
+// solution Want = (1, 2, ..., n).
+type Laplacian struct {
+	RowPtr, ColInd []int32
+	Val, B, Want   []float64
+}
+
+// NewLaplacian builds the system of order n.
+func NewLaplacian(n int) *Laplacian {
+	l := &Laplacian{Want: make([]float64, n), B: make([]float64, n)}
+	for i := range n {
+		l.Want[i] = float64(i + 1)
+		l.RowPtr = append(l.RowPtr, int32(len(l.Val)))
+		for j := max(i-1, 0); j <= min(i+1, n-1); j++ {
+			v := -1.0
+			if j == i {
+				v = 2
+			}
+			l.ColInd, l.Val = append(l.ColInd, int32(j)), append(l.Val, v)
+			l.B[i] += v * float64(j+1)
+		}
+	}
+	l.RowPtr = append(l.RowPtr, int32(len(l.Val)))
+	return l
+}
+
+// Check fails t unless x is Want, within the rounding of a direct solve.
+func (l *Laplacian) Check(t *testing.T, x []float64) {
+	t.Helper()
+	for i := range x {
+		if math.Abs(x[i]-l.Want[i]) > 1e-9*float64(len(x)) {
+			t.Fatalf("x[%d] = %g, want %g", i, x[i], l.Want[i])
+		}
+	}
 }
