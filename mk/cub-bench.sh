@@ -8,7 +8,8 @@
 # The toolkit's CUB is the toolkit's version, not the CCCL 2.5 algo was
 # compiled from: the comparison is with what a C++ user of that toolkit
 # gets. CUB's temporary storage is allocated once a case; algo's comes from
-# the stream-ordered pool at each call, as its users get it.
+# a caching allocator (Lib.SetAllocator), which hands each call the blocks
+# the call before gave back; CuPy and PyTorch use their caching pools.
 #
 # The GPU machine needs no Go: the algo test binary is ALGO_TEST, else the
 # bundle's (.gpu/bin/algo13.test.xz, from make gpu-build), else go test -c.

@@ -23,6 +23,7 @@ type Lib struct {
 	sms      int            // multiprocessors
 	fns      map[string]any // "reduceSumTiles/float32" -> the typed launch func
 	pool     *cuda.MemPool
+	cache    *cuda.CachingAllocator
 }
 
 // Load loads the kernels into ctx. The device must be of compute
@@ -68,6 +69,19 @@ func (a *Lib) Close() error { return a.h.Close() }
 // rather than from the device's current pool (cuMemAllocAsync). p must be
 // of the Lib's context. Not safe to call while calls are in flight.
 func (a *Lib) SetPool(p *cuda.MemPool) { a.pool = p }
+
+// SetAllocator makes the temporary storage come from c ([cuda.AllocCached]
+// on the call's stream), and go back to it at the call's end, in stream
+// order: after the first call of a size on a stream, a call asks the
+// driver for no memory at all. A sort's five temporary buffers cost a
+// driver round trip each through the pool (a few microseconds a call,
+// which at 2^16 elements is a tenth of the sort); CUB's own benchmarks
+// allocate theirs once. c overrides [Lib.SetPool] (c's own
+// [cuda.CachingOptions].Pool is where its blocks come from); nil goes
+// back to the pool. c must be of the Lib's context, and streams that are
+// being captured cannot allocate from it: use the pool there. Not safe to
+// call while calls are in flight.
+func (a *Lib) SetAllocator(c *cuda.CachingAllocator) { a.cache = c }
 
 // cubkSuffix is the cubk method name's suffix for a type: cugen kernels
 // names an instantiation by its C++ template argument (f16 and bf16 are

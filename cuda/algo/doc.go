@@ -96,7 +96,10 @@
 // as are a selection's count and the number of runs).
 // Temporary storage is allocated and freed in stream order
 // (cuMemAllocAsync, cuMemFreeAsync on the call's stream) from the
-// device's current pool or a pool of [Lib.SetPool]. Misuse is refused
+// device's current pool or a pool of [Lib.SetPool], or, with
+// [Lib.SetAllocator], from a [cuda.CachingAllocator], which hands a call
+// the blocks the last call on its stream gave back, with no driver call
+// (TestGPUAllocator). Misuse is refused
 // before anything is allocated or queued: a nil or closed stream, buffer
 // or Lib, buffers or a Lib of another context than the stream, an output
 // of the wrong length (TestMisuse, TestMisuseSegmentedSort). Inputs are

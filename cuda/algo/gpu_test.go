@@ -532,9 +532,15 @@ func TestGPUClosedLib(t *testing.T) {
 // SortKeys and SortPairs (int32 values) on float32 and int64 inputs of
 // 2^16 to 2^28 elements, the call queued b.N times and the stream waited
 // for once. mk/cub-bench.sh runs it beside CUB's C++, PyTorch and CuPy
-// (testdata/cubbench.cu, testdata/pybench.py) at the same cases.
+// (testdata/cubbench.cu, testdata/pybench.py) at the same cases. The
+// temporary storage comes from a caching allocator (Lib.SetAllocator), as
+// CUB's benchmark allocates its own once a case and CuPy and PyTorch take
+// theirs from their caching pools.
 func BenchmarkGPU(b *testing.B) {
 	ctx, a, s := gpuLib(b)
+	ca := must(ctx.NewCachingAllocator(cuda.CachingOptions{}))(b)
+	defer ca.Close()
+	a.SetAllocator(ca)
 	for _, n := range []int{1 << 16, 1 << 20, 1 << 24, 1 << 28} {
 		benchGPU[float32](b, ctx, a, s, n)
 		benchGPU[int64](b, ctx, a, s, n)

@@ -199,11 +199,14 @@ func (st step) config(s *cuda.Stream) cuda.Config {
 }
 
 // allocTemp allocates temporary storage in stream order on s: from a's
-// pool, or the device's current one; its error names op.
+// caching allocator, else its pool, else the device's current one; its
+// error names op.
 func allocTemp[E any](a *Lib, s *cuda.Stream, op string, n int) (*cuda.Buffer[E], error) {
 	var b *cuda.Buffer[E]
 	var err error
-	if a.pool != nil {
+	if a.cache != nil {
+		b, err = cuda.AllocCached[E](a.cache, s, n)
+	} else if a.pool != nil {
 		b, err = cuda.AllocFromPool[E](a.pool, s, n)
 	} else {
 		b, err = cuda.AllocAsync[E](s, n)
