@@ -32,13 +32,11 @@ elif [ -z "$algo" ]; then
 	algo=$tmp/algo.test
 	go test -c -o "$algo" "$root/cuda/algo"
 fi
-# libcuda.so.1 as .gpu/run.sh finds it: ldconfig's, else the driver's
-# usual directories; a benchmark that finds no GPU fails rather than skips.
+# libcuda.so.1 as .gpu/run.sh finds it (mk/libcuda.sh); a benchmark that
+# finds no GPU fails rather than skips.
 export CUGEN_REQUIRE_GPU=1
-libcuda=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')
-for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
-	[ -z "$libcuda" ] && [ -e "$d/libcuda.so.1" ] && libcuda=$d/libcuda.so.1
-done
+. "$root/mk/libcuda.sh"
+libcuda=$(find_libcuda)
 [ -n "$libcuda" ] && export CUGEN_LIBCUDA=$libcuda
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu /'
 echo "toolkit $("$nvcc" --version | grep -o 'release [^,]*, V[0-9.]*')"

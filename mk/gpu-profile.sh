@@ -111,7 +111,8 @@ if command -v gcc >/dev/null; then
 else
 	"$cuda_home/bin/nvcc" -O2 -o "$work/bench" "$root/e2e/testdata/bench.c" -ldl
 fi
-libcuda=${CUGEN_LIBCUDA:-$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')}
+. "$root/mk/libcuda.sh"
+libcuda=$(find_libcuda)
 libcudart=${CUGEN_LIBCUDART:-$(ls "$cuda_home"/lib64/libcudart.so.1[0-9]* 2>/dev/null | head -1)}
 [ -n "$libcudart" ] || libcudart=$(ls "$root"/.gpu/lib/libcudart.so.12 2>/dev/null | head -1)
 [ -n "$libcuda" ] && [ -n "$libcudart" ] || { echo "gpu-profile: libcuda ($libcuda) or libcudart ($libcudart) not found" >&2; exit 2; }

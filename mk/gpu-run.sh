@@ -36,10 +36,8 @@ nvcc=$cuda_home/bin/nvcc
 export CUGEN_REQUIRE_GPU=1 CUGEN_REQUIRE_LIBS=1 NCCL_NVLS_ENABLE=0
 # libcuda.so.1 is the driver's (ldconfig's); the cuda12 packages get
 # Debian's libcudart 12 from .gpu/lib, the cuda13 ones the toolkit's.
-libcuda=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')
-for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
-	[ -z "$libcuda" ] && [ -e "$d/libcuda.so.1" ] && libcuda=$d/libcuda.so.1
-done
+. "$gpu/libcuda.sh"
+libcuda=$(find_libcuda)
 [ -n "$libcuda" ] && export CUGEN_LIBCUDA=$libcuda
 # cuDNN 9 for the cuda13 binaries (layer/dnn's tests compare with PyTorch,
 # which loads the same copy): the wheel of python3's torch environment,

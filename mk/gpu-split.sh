@@ -7,7 +7,7 @@ set -eu
 [ -d .gpu/bin ] || { echo "gpu-split: no .gpu/: run make gpu-build first" >&2; exit 1; }
 rm -rf .gpux
 mkdir -p .gpux/bin
-cp -r .gpu/lib .gpu/run.sh .gpu/report.py .gpu/commit .gpux/
+cp -r .gpu/lib .gpu/run.sh .gpu/libcuda.sh .gpu/report.py .gpu/commit .gpux/
 mv .gpu/examples.txt .gpux/examples.txt
 mv .gpu/originals.txt .gpux/originals.txt
 [ -d .gpu/samples ] && mv .gpu/samples .gpux/

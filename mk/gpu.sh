@@ -11,7 +11,8 @@
 #	.gpu/originals.txt    NAME SAMPLEDIR LIBS, when CUDA_SAMPLES names a checkout
 #	.gpu/samples/         NVIDIA's originals of the ported samples (Samples/G/N, Common/, cmake/)
 #	.gpu/commit           the commit (and whether the tree was dirty)
-#	.gpu/run.sh           the runner (mk/gpu-run.sh); .gpu/report.py (mk/gpu-report.py)
+#	.gpu/run.sh           the runner (mk/gpu-run.sh), with .gpu/libcuda.sh (mk/libcuda.sh);
+#	                      .gpu/report.py (mk/gpu-report.py)
 #
 # The tree itself travels too (run.sh runs each binary in its package's
 # directory, as go test does, and builds the C references from examples/).
@@ -147,6 +148,7 @@ done
 	echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) with $($GO version)"
 } >"$out/commit"
 cp mk/gpu-run.sh "$out/run.sh"
+cp mk/libcuda.sh "$out/libcuda.sh"
 cp mk/gpu-report.py "$out/report.py"
 chmod +x "$out/run.sh" "$out/report.py"
 echo "gpu-build: $(du -sh "$out" | cut -f1) in $out/"
