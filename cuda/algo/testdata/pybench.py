@@ -22,7 +22,9 @@ def cases():
             yield n, iters, tname
 
 
-def timed(name, n, iters, f, sync, event):
+def timed(name, n, iters, f, sync, event, elapsed):
+    """Times iters calls of f between two events of event(); elapsed(a, b)
+    is the library's milliseconds between them."""
     f()
     sync()
     a, b = event(), event()
@@ -31,11 +33,7 @@ def timed(name, n, iters, f, sync, event):
         f()
     b.record()
     b.synchronize()
-    ms = a.elapsed_time(b) if hasattr(a, "elapsed_time") else None
-    if ms is None:
-        import cupy
-        ms = cupy.cuda.get_elapsed_time(a, b)
-    ns = ms * 1e6 / iters
+    ns = elapsed(a, b) * 1e6 / iters
     print(f"{name}/n={n} \t{iters}\t{ns:.1f} ns/op\t{n / (ns * 1e-9):.4g} elems/s", flush=True)
 
 
@@ -56,7 +54,8 @@ def torch_bench():
             ("InclusiveSum", lambda: torch.cumsum(x, 0)),
             ("SortPairs", lambda: torch.sort(x, stable=True)),
         ):
-            timed(f"BenchmarkTorch/{alg}/{tname}", n, iters, f, torch.cuda.synchronize, ev)
+            timed(f"BenchmarkTorch/{alg}/{tname}", n, iters, f, torch.cuda.synchronize, ev,
+                  lambda a, b: a.elapsed_time(b))
         del x
         torch.cuda.empty_cache()
 
@@ -72,7 +71,8 @@ def cupy_bench():
             ("SortKeys", lambda: cupy.sort(x)),
             ("SortPairs", lambda: cupy.argsort(x)),
         ):
-            timed(f"BenchmarkCuPy/{alg}/{tname}", n, iters, f, cupy.cuda.Device().synchronize, ev)
+            timed(f"BenchmarkCuPy/{alg}/{tname}", n, iters, f, cupy.cuda.Device().synchronize, ev,
+                  cupy.cuda.get_elapsed_time)
         del x
         cupy.get_default_memory_pool().free_all_blocks()
 
