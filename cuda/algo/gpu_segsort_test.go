@@ -5,7 +5,6 @@ package algo
 // instead).
 
 import (
-	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -121,13 +120,7 @@ func gpuSegmentedSort[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.S
 				if e <= b {
 					continue
 				}
-				slices.SortStableFunc(want[b:e], func(i, j int32) int {
-					c := cmp.Compare(sortBits(host[i]), sortBits(host[j]))
-					if desc {
-						c = -c
-					}
-					return c
-				})
+				stableOrder(want[b:e], host, desc)
 			}
 			inSeg := make([]bool, n)
 			for i := range segs {
@@ -143,11 +136,8 @@ func gpuSegmentedSort[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.S
 			}
 			name := fmt.Sprintf("%s segments=%d desc=%v", c.name, segs, desc)
 			checkKeys := func(what string, got []T) {
-				for i := range got {
-					if !sameBits(got[i], wantKeys[i]) {
-						t.Errorf("%s %s: [%d] = %v, want %v (in a segment: %v)", what, name, i, got[i], wantKeys[i], inSeg[i])
-						return
-					}
+				if i := firstDiff(got, wantKeys, sameBits[T]); i >= 0 {
+					t.Errorf("%s %s: [%d] = %v, want %v (in a segment: %v)", what, name, i, got[i], wantKeys[i], inSeg[i])
 				}
 			}
 			out := must(cuda.AllocFrom(ctx, fill))(t)
@@ -168,11 +158,8 @@ func gpuSegmentedSort[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.S
 			}
 			checkKeys("SegmentedSortPairs keys", result(t, s, out))
 			got := result(t, s, vout)
-			for i := range got {
-				if got[i] != wantVals[i] {
-					t.Errorf("SegmentedSortPairs values %s: [%d] = %d, want %d (stable order; in a segment: %v)", name, i, got[i], wantVals[i], inSeg[i])
-					break
-				}
+			if i := firstDiff(got, wantVals, func(a, b int32) bool { return a == b }); i >= 0 {
+				t.Errorf("SegmentedSortPairs values %s: [%d] = %d, want %d (stable order; in a segment: %v)", name, i, got[i], wantVals[i], inSeg[i])
 			}
 			if got := result(t, s, in); !slices.EqualFunc(got, host, sameBits[T]) {
 				t.Errorf("%s: the input changed", name)

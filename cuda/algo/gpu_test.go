@@ -579,6 +579,29 @@ func benchGPU[T Summand](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream
 	}
 }
 
+// stableOrder sorts idx, positions in host, stably by their keys in CUB's
+// order (sortBits), descending with desc: the reference of the sorts.
+func stableOrder[T Number](idx []int32, host []T, desc bool) {
+	slices.SortStableFunc(idx, func(i, j int32) int {
+		c := cmp.Compare(sortBits(host[i]), sortBits(host[j]))
+		if desc {
+			c = -c
+		}
+		return c
+	})
+}
+
+// firstDiff is the first index at which got differs from want by eq, or
+// -1 where none does (want may be longer: got's length is checked).
+func firstDiff[E any](got, want []E, eq func(a, b E) bool) int {
+	for i := range got {
+		if !eq(got[i], want[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 // sortBits is a key as CUB's radix sort orders it: the bits of its
 // unsigned twin (integers: the sign bit flipped; floats: negatives'
 // bits all flipped, others' sign bit set), with -0.0 as +0.0: CUB's
@@ -722,13 +745,7 @@ func gpuSort[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 		vout := must(cuda.Alloc[int32](ctx, n))(t)
 		for _, desc := range []bool{false, true} {
 			want := slices.Clone(pos)
-			slices.SortStableFunc(want, func(i, j int32) int {
-				c := cmp.Compare(sortBits(host[i]), sortBits(host[j]))
-				if desc {
-					c = -c
-				}
-				return c
-			})
+			stableOrder(want, host, desc)
 			keysOf := func(idx []int32) []T {
 				k := make([]T, len(idx))
 				for i, j := range idx {
@@ -739,19 +756,13 @@ func gpuSort[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 			wantKeys := keysOf(want)
 			name := fmt.Sprintf("n=%d desc=%v", n, desc)
 			checkKeys := func(what string, got []T) {
-				for i := range got {
-					if !sameBits(got[i], wantKeys[i]) {
-						t.Errorf("%s %s: [%d] = %v, want %v", what, name, i, got[i], wantKeys[i])
-						return
-					}
+				if i := firstDiff(got, wantKeys, sameBits[T]); i >= 0 {
+					t.Errorf("%s %s: [%d] = %v, want %v", what, name, i, got[i], wantKeys[i])
 				}
 			}
 			checkIdx := func(what string, got []int32) {
-				for i := range got {
-					if got[i] != want[i] {
-						t.Errorf("%s %s: [%d] = %d, want %d (stable order)", what, name, i, got[i], want[i])
-						return
-					}
+				if i := firstDiff(got, want, func(a, b int32) bool { return a == b }); i >= 0 {
+					t.Errorf("%s %s: [%d] = %d, want %d (stable order)", what, name, i, got[i], want[i])
 				}
 			}
 			sortKeys, sortPairs := SortKeys[T], SortPairs[T]
