@@ -174,7 +174,7 @@ func BenchmarkRawLaunchSubmit(b *testing.B) {
 		b.Fatal(err)
 	}
 	fn := empty.Raw()
-	submitBursts(b, func() error { return cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, nil, nil) })
+	submitBursts(b, "launch", func() error { return cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, nil, nil) })
 }
 
 // BenchmarkTypedLaunchSubmit is BenchmarkRawLaunchSubmit's loop through
@@ -187,17 +187,70 @@ func BenchmarkTypedLaunchSubmit(b *testing.B) {
 	_, empty := gpuKernels(b, c)
 	if err := c.Run(func(*Bound) error {
 		var f Frame // the kernel takes no arguments
-		submitBursts(b, func() error { return empty.LaunchFrame(Config{}, &f) })
+		submitBursts(b, "launch", func() error { return empty.LaunchFrame(Config{}, &f) })
 		return nil
 	}); err != nil {
 		b.Fatal(err)
 	}
 }
 
-// submitBursts runs b.N launches in bursts of 64 with a wait between
-// bursts, on the calling thread, and reports the launches' own time
-// (submit-ns/launch: the waits are in ns/op, not in it) and allocs/op.
-func submitBursts(b *testing.B, launch func() error) {
+// BenchmarkRawAllocSubmit is the raw loop of AllocAsync's row for
+// mk/gpu-profile.sh: b.N pairs of cu.MemAllocAsync and cu.MemFreeAsync of
+// 256 bytes on a stream, on one locked thread with the context current,
+// in submitBursts' bursts.
+func BenchmarkRawAllocSubmit(b *testing.B) {
+	c := gpuContext(b)
+	s, err := c.NewStream()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cu.CtxSetCurrent(c.Raw()); err != nil {
+		b.Fatal(err)
+	}
+	h := s.Raw()
+	submitBursts(b, "pair", func() error {
+		p, err := cu.MemAllocAsync(256, h)
+		if err != nil {
+			return err
+		}
+		return cu.MemFreeAsync(p, h)
+	})
+}
+
+// BenchmarkScopeAllocSubmit is BenchmarkRawAllocSubmit's pairs through
+// the layer: AllocAsync and Close inside one Context.Run that holds the
+// stream (the scope row of BenchmarkScopeAllocAsync).
+func BenchmarkScopeAllocSubmit(b *testing.B) {
+	c := gpuContext(b)
+	s, err := c.NewStream()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if err := c.Run(func(bd *Bound) error {
+		if err := bd.HoldStream(s); err != nil {
+			return err
+		}
+		submitBursts(b, "pair", func() error {
+			x, err := AllocAsync[byte](s, 256)
+			if err != nil {
+				return err
+			}
+			return x.Close()
+		})
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// submitBursts runs b.N calls of op in bursts of 64 with a wait between
+// bursts, on the calling thread, and reports the calls' own time
+// (submit-ns/UNIT: the waits are in ns/op, not in it) and allocs/op.
+func submitBursts(b *testing.B, unit string, op func() error) {
 	b.ReportAllocs()
 	var spent time.Duration
 	b.ResetTimer()
@@ -205,7 +258,7 @@ func submitBursts(b *testing.B, launch func() error) {
 		n := min(64, b.N-i)
 		t0 := time.Now()
 		for range n {
-			if err := launch(); err != nil {
+			if err := op(); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -217,5 +270,5 @@ func submitBursts(b *testing.B, launch func() error) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(spent.Nanoseconds())/float64(b.N), "submit-ns/launch")
+	b.ReportMetric(float64(spent.Nanoseconds())/float64(b.N), "submit-ns/"+unit)
 }

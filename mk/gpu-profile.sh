@@ -1,6 +1,7 @@
 #!/bin/sh
 # mk/gpu-profile.sh [OUTDIR]: where the time of one raw kernel launch goes,
-# Go against C (issue 41, "the raw call at C's cost"). Runs on the GPU
+# Go against C (issue 41, "the raw call at C's cost"), and what the layer
+# adds to a launch and to a stream-ordered allocation. Runs on the GPU
 # machine (no Go, no network: the driver, python3, and gcc or nvcc), from
 # a copy of the tree that carries bin/perf:
 #
@@ -13,23 +14,25 @@
 #	                      go test -c -ldflags=-w -o bin/perf/layer.test ./cuda
 #	                      (xz'ed as layer.test.xz, if it must be smaller)
 #
-# It profiles three loops of N launches of an empty kernel with no
-# arguments on the legacy stream, in bursts of 64 with a wait between:
-# the raw Go loop (BenchmarkRawLaunchSubmit: the generated
-# cu.LaunchKernel, on one locked thread), the same launches through the
-# layer (BenchmarkTypedLaunchSubmit: Kernel.LaunchFrame, as a launcher of
-# cugen kernels makes it, in one Context.Run) and the C loop
-# (e2e/testdata/bench.c "submit", built here with gcc or nvcc). For each,
-# perf stat counts (task-clock, and cycles and instructions where the
-# machine has them) and perf record -g samples; then it prints each one's
-# top symbols with their time per launch, the Go runtime's crossing
-# (runtime.cgocall, asmcgocall, entersyscall, exitsyscall, the ffiimpl
-# trampoline) summed apart from libcuda's own time and the layer's, and
-# the differences Go minus C and typed minus raw Go. Everything goes under
-# OUTDIR (default $OUT, else a temporary directory): stat-*.txt,
-# report-*.txt, callers-*.txt, summary.txt, the perf.data files, and
-# go.pprof and typed.pprof (Go's own CPU profiles of the Go loops, for
-# when perf may not run).
+# It profiles loops of N launches of an empty kernel with no arguments on
+# the legacy stream, in bursts of 64 with a wait between: the raw Go loop
+# (BenchmarkRawLaunchSubmit: the generated cu.LaunchKernel, on one locked
+# thread), the same launches through the layer (BenchmarkTypedLaunchSubmit:
+# Kernel.LaunchFrame, as a launcher of cugen kernels makes it, in one
+# Context.Run) and the C loop (e2e/testdata/bench.c "submit", built here
+# with gcc or nvcc); and N pairs of a 256-byte stream-ordered allocation
+# and its free, raw (BenchmarkRawAllocSubmit) and through the layer in a
+# scope (BenchmarkScopeAllocSubmit). For each, perf stat counts
+# (task-clock, and cycles and instructions where the machine has them)
+# and perf record -g samples; then it prints each one's top symbols with
+# their time per call, the Go runtime's crossing (runtime.cgocall,
+# asmcgocall, entersyscall, exitsyscall, the ffiimpl trampoline) summed
+# apart from libcuda's own time and the layer's, and the differences Go
+# minus C, typed minus raw Go, and the layer's pairs minus raw. Everything
+# goes under OUTDIR (default $OUT, else a temporary directory):
+# stat-*.txt, report-*.txt, callers-*.txt, summary.txt, the perf.data
+# files, and go.pprof, typed.pprof and alloc.pprof (Go's own CPU profiles
+# of the Go loops, for when perf may not run).
 #
 #	CUGEN_PROFILE_LAUNCHES  N (default 1000000)
 #	CUDA_HOME               the toolkit (default /usr/local/cuda): nvcc, libcudart
@@ -124,14 +127,21 @@ export CUGEN_LIBCUDA="$libcuda" CUGEN_REQUIRE_GPU=1
 	perf --version
 } >"$out/summary.txt"
 
-# the three loops, each a script perf starts: go (the raw Go loop), typed
-# (the same launches through the layer, as a launcher of cugen kernels
-# makes them in a bound scope) and c
-for way in go typed c; do
-	case $way in
-	go) bench=BenchmarkRawLaunchSubmit ;;
-	typed) bench=BenchmarkTypedLaunchSubmit ;;
+# the loops, each a script perf starts: go (the raw Go loop), typed (the
+# same launches through the layer, as a launcher of cugen kernels makes
+# them in a bound scope), c, and N stream-ordered allocation pairs raw
+# (allocraw) and through the layer in a scope (alloc)
+ways="go typed c allocraw alloc"
+bench_of() {
+	case $1 in
+	go) echo BenchmarkRawLaunchSubmit ;;
+	typed) echo BenchmarkTypedLaunchSubmit ;;
+	allocraw) echo BenchmarkRawAllocSubmit ;;
+	alloc) echo BenchmarkScopeAllocSubmit ;;
 	esac
+}
+for way in $ways; do
+	bench=$(bench_of $way)
 	if [ $way = c ]; then
 		printf 'exec %s "%s" "%s" "%s" submit %s\n' "$unenv" "$work/bench" "$libcuda" "$libcudart" "$n"
 	else
@@ -142,7 +152,7 @@ done
 
 # counts, then samples: perf record falls back to cpu-clock where the VM
 # has no cycles counter
-for way in go typed c; do
+for way in $ways; do
 	echo "== perf stat $way"
 	set -- sh "$work/loop-$way.sh"
 	perf stat -e task-clock,context-switches,cycles,instructions -o "$out/stat-$way.txt" -- "$@" >"$out/run-stat-$way.txt" 2>&1 || echo "gpu-profile: the $way loop under perf stat: exit $?" >&2
@@ -158,10 +168,9 @@ done
 
 # Go's own profile of the Go loop too, which needs no perf_event_open (a
 # container may refuse it): read it here with go tool pprof -top
-# bin/perf/layer.test OUTDIR/go.pprof or typed.pprof (the same build)
-for way in go typed; do
-	bench=BenchmarkRawLaunchSubmit
-	[ $way = typed ] && bench=BenchmarkTypedLaunchSubmit
+# bin/perf/layer.test OUTDIR/WAY.pprof (the same build)
+for way in go typed alloc; do
+	bench=$(bench_of $way)
 	(cd "$root/cuda" && $unenv "$work/layer.test" -test.run '^$' -test.bench "^$bench\$" \
 		-test.benchtime="${n}x" -test.count=1 -test.cpuprofile="$out/$way.pprof" >"$out/run-pprof-$way.txt" 2>&1) ||
 		echo "gpu-profile: the $way loop with -test.cpuprofile: exit $?" >&2
@@ -205,15 +214,17 @@ def launches(way):
     return int(m.group(1)) if m else n
 
 res = {}
-for way in ("go", "typed", "c"):
+for way in ("go", "typed", "c", "allocraw", "alloc"):
     ms = task_ms(way)
     k = launches(way)
-    print(f"\n== {way}: task-clock {ms} ms for {k} launches (+ setup and the waits)")
+    unit = "pair" if way.startswith("alloc") else "launch"
+    units = "pairs" if unit == "pair" else "launches"
+    print(f"\n== {way}: task-clock {ms} ms for {k} {units} (+ setup and the waits)")
     if ms is None:
         continue
     per = lambda pct: pct / 100 * ms * 1e6 / k
     groups = {"go-crossing": 0.0, "libcuda": 0.0, "kernel": 0.0, "go-other": 0.0, "other": 0.0}
-    print(f"{'%':>7} {'ns/launch':>10}  dso  symbol")
+    print(f"{'%':>7} {'ns/' + unit:>10}  dso  symbol")
     for i, (pct, dso, kind, sym) in enumerate(rows(way)):
         if i < 25:
             print(f"{pct:7.2f} {per(pct):10.1f}  {dso}  {sym}")
@@ -228,10 +239,12 @@ for way in ("go", "typed", "c"):
         else:
             groups["other"] += pct
     res[way] = {g: per(p) for g, p in groups.items()}
-    print("groups, ns/launch: " + ", ".join(f"{g} {v:.1f}" for g, v in res[way].items()))
-for a, b, what in (("go", "c", "Go minus C"), ("typed", "go", "the layer's typed launch in a scope minus raw Go")):
+    print(f"groups, ns/{unit}: " + ", ".join(f"{g} {v:.1f}" for g, v in res[way].items()))
+for a, b, what, unit in (("go", "c", "Go minus C", "launch"),
+                        ("typed", "go", "the layer's typed launch in a scope minus raw Go", "launch"),
+                        ("alloc", "allocraw", "the layer's AllocAsync and Close in a scope minus raw Go", "pair")):
     if a in res and b in res:
-        print(f"\n== {what}, ns/launch (libcuda includes the waits' spinning, alike in both):")
+        print(f"\n== {what}, ns/{unit} (libcuda includes the waits' spinning, alike in both):")
         for g in res[a]:
             print(f"  {g:12} {res[a][g] - res[b][g]:+8.1f}")
 PY
