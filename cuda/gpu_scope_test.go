@@ -114,11 +114,7 @@ func BenchmarkScopeLaunch(b *testing.B) {
 // the stream held by the scope). Target of issue 41: scope/raw <= 1.10.
 func BenchmarkScopeAllocAsync(b *testing.B) {
 	c := gpuContext(b)
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := gpuStream(b, c)
 	pairs := func() {
 		for range overheadBlock {
 			x, err := AllocAsync[byte](s, 256)
@@ -200,11 +196,7 @@ func BenchmarkTypedLaunchSubmit(b *testing.B) {
 // in submitBursts' bursts.
 func BenchmarkRawAllocSubmit(b *testing.B) {
 	c := gpuContext(b)
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := gpuStream(b, c)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := cu.CtxSetCurrent(c.Raw()); err != nil {
@@ -225,11 +217,7 @@ func BenchmarkRawAllocSubmit(b *testing.B) {
 // stream (the scope row of BenchmarkScopeAllocAsync).
 func BenchmarkScopeAllocSubmit(b *testing.B) {
 	c := gpuContext(b)
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := gpuStream(b, c)
 	if err := c.Run(func(bd *Bound) error {
 		if err := bd.HoldStream(s); err != nil {
 			return err

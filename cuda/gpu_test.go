@@ -69,6 +69,17 @@ func gpuContext(tb testing.TB) *Context {
 	return c
 }
 
+// gpuStream returns a new stream of c, closed when the test ends.
+func gpuStream(tb testing.TB, c *Context) *Stream {
+	tb.Helper()
+	s, err := c.NewStream()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
 func gpuKernels(tb testing.TB, c *Context) (saxpy, empty *Kernel) {
 	tb.Helper()
 	m, err := c.LoadModule([]byte(testPTX))
