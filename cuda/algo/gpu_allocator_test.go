@@ -35,14 +35,8 @@ func TestGPUAllocator(t *testing.T) {
 		t.Errorf("stats %+v: %d bytes still held after every call returned", st, st.InUse)
 	}
 	const n = 1<<20 + 1
-	in := must(cuda.AllocFrom(ctx, data[float32](rand.New(rand.NewPCG(9, 9)), n)))(t)
-	defer in.Close()
-	out := must(cuda.Alloc[float32](ctx, n))(t)
-	defer out.Close()
-	vin := must(cuda.Alloc[int32](ctx, n))(t)
-	defer vin.Close()
-	vout := must(cuda.Alloc[int32](ctx, n))(t)
-	defer vout.Close()
+	in, out, vin, vout, closeAll := pairBuffers[float32](t, ctx, rand.New(rand.NewPCG(9, 9)), n)
+	defer closeAll()
 	if err := SortPairs(a, s, in, out, vin, vout); err != nil { // a size seen: its blocks are cached now
 		t.Fatal(err)
 	}

@@ -547,15 +547,21 @@ func BenchmarkGPU(b *testing.B) {
 	}
 }
 
+// pairBuffers are a sort's buffers of n elements, which closeAll closes
+// (at once: BenchmarkGPU's largest take gigabytes): in holds data from r,
+// out, vin and vout are uninitialised.
+func pairBuffers[T Number](tb testing.TB, ctx *cuda.Context, r *rand.Rand, n int) (in, out *cuda.Buffer[T], vin, vout *cuda.Buffer[int32], closeAll func()) {
+	tb.Helper()
+	in = must(cuda.AllocFrom(ctx, data[T](r, n)))(tb)
+	out = must(cuda.Alloc[T](ctx, n))(tb)
+	vin = must(cuda.Alloc[int32](ctx, n))(tb)
+	vout = must(cuda.Alloc[int32](ctx, n))(tb)
+	return in, out, vin, vout, func() { in.Close(); out.Close(); vin.Close(); vout.Close() }
+}
+
 func benchGPU[T Summand](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream, n int) {
-	in := must(cuda.AllocFrom(ctx, data[T](rand.New(rand.NewPCG(3, 3)), n)))(b)
-	defer in.Close()
-	out := must(cuda.Alloc[T](ctx, n))(b)
-	defer out.Close()
-	vin := must(cuda.Alloc[int32](ctx, n))(b)
-	defer vin.Close()
-	vout := must(cuda.Alloc[int32](ctx, n))(b)
-	defer vout.Close()
+	in, out, vin, vout, closeAll := pairBuffers[T](b, ctx, rand.New(rand.NewPCG(3, 3)), n)
+	defer closeAll()
 	for _, c := range []struct {
 		name string
 		f    func() error
