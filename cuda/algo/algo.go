@@ -73,14 +73,14 @@ func (a *Lib) SetPool(p *cuda.MemPool) { a.pool = p }
 // SetAllocator makes the temporary storage come from c ([cuda.AllocCached]
 // on the call's stream), and go back to it at the call's end, in stream
 // order: after the first call of a size on a stream, a call asks the
-// driver for no memory at all. A sort's five temporary buffers cost a
-// driver round trip each through the pool (a few microseconds a call,
-// which at 2^16 elements is a tenth of the sort); CUB's own benchmarks
-// allocate theirs once. c overrides [Lib.SetPool] (c's own
-// [cuda.CachingOptions].Pool is where its blocks come from); nil goes
-// back to the pool. c must be of the Lib's context, and streams that are
-// being captured cannot allocate from it: use the pool there. Not safe to
-// call while calls are in flight.
+// driver for no memory at all. Through the pool each temporary buffer is
+// a driver round trip to allocate and one to free (a pair sort has five
+// buffers, a scan one); CUB's own benchmarks allocate theirs once. c
+// overrides [Lib.SetPool] (c's own [cuda.CachingOptions].Pool is where
+// its blocks come from); nil goes back to the pool. c must be of the
+// Lib's context (a call with another's fails at its first temporary
+// buffer), and a stream being captured cannot allocate from it: use the
+// pool there. Not safe to call while calls are in flight.
 func (a *Lib) SetAllocator(c *cuda.CachingAllocator) { a.cache = c }
 
 // cubkSuffix is the cubk method name's suffix for a type: cugen kernels
