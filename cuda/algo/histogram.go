@@ -138,19 +138,21 @@ func runHistogram[T Sample](a *Lib, op, kind string, s *cuda.Stream, in *cuda.Bu
 	// threads that fit the threads a multiprocessor holds.
 	occupancy := a.sms * max(1, a.resident/a.sms*256/p.histogram.threads)
 	pl := planHistogram(p.histogram, kind, in.Len(), hist.Len(), occupancy)
-	if err := hist.FillAsync(s, 0); err != nil {
-		return fmt.Errorf("algo: %s[%s]: %w", op, t, err)
-	}
-	if pl.tilesPerRow == 0 {
-		return nil
-	}
+	// The temporary storage first, as every call takes it: a call that
+	// cannot have it has queued nothing.
 	priv := hist.Slice(0, 0) // shared-memory bins: not read
-	if pl.privatized > 0 {
+	if pl.tilesPerRow > 0 && pl.privatized > 0 {
 		var err error
 		if priv, err = allocTemp[int32](a, s, op, pl.privatized); err != nil {
 			return err
 		}
 		defer priv.Close()
+	}
+	if err := hist.FillAsync(s, 0); err != nil {
+		return fmt.Errorf("algo: %s[%s]: %w", op, t, err)
+	}
+	if pl.tilesPerRow == 0 {
+		return nil
 	}
 	cfg := cuda.Config{Grid: cuda.Dim3{X: pl.grid}, Block: cuda.Dim3{X: pl.block}, Stream: s}
 	ok, err := launch(a.fns[pl.kernel+"/"+t], cfg, priv, int32(in.Len()), int32(pl.tilesPerRow))
