@@ -319,8 +319,10 @@ func launchBursts(b *testing.B, launch func() int32) {
 // transition per launch). The order rotates every round. On a machine whose
 // speed drifts by 10-20% between runs (the H200 VM), interleaving cancels the
 // drift that separate benchmarks and separate processes cannot: the metrics
-// are ns/launch for each way and the generated launch rate as a percentage
-// of the C loop's. ns/op is the generated ns/launch; b.N launches each way.
+// are ns/launch for each way, the generated launch rate as a percentage
+// of the C loop's, and gen/C, the generated loop's time over C's (the raw /
+// C row of mk/bench-table.py). ns/op is the generated ns/launch; b.N
+// launches each way.
 func BenchmarkLaunchInterleaved(b *testing.B) {
 	_, done := gpu12(b)
 	defer done()
@@ -353,6 +355,7 @@ func BenchmarkLaunchInterleaved(b *testing.B) {
 		b.ReportMetric(perLaunch(spent[1]), "cgo-ns/launch")
 		b.ReportMetric(perLaunch(spent[2]), "C-ns/launch")
 		b.ReportMetric(100*float64(spent[2])/float64(spent[0]), "gen-rate-%C")
+		b.ReportMetric(float64(spent[0])/float64(spent[2]), "gen/C")
 	})
 }
 

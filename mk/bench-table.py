@@ -20,6 +20,7 @@ import tarfile
 # (claim, binary, benchmark, metric, target): target is the most the ratio
 # may be ("" where the row is context for another).
 ROWS = [
+    ("raw `cu.LaunchKernel` (generated, CUDA 12) / a C loop, blocks of 1000 launches and a wait", "e2e", "BenchmarkLaunchInterleaved/rotate", "gen/C", 1.02),
     ("typed launch (`cugen kernels`) / raw `cu.LaunchKernel`", "layer13", "BenchmarkScopeLaunch", "typed/raw", 1.01),
     ("typed launch in a scope / raw", "layer13", "BenchmarkScopeLaunch", "typed-scope/raw", 1.01),
     ("`Kernel.Launch` / raw", "layer13", "BenchmarkScopeLaunch", "layer/raw", None),
