@@ -79,9 +79,9 @@ func (a *Lib) SetPool(p *cuda.MemPool) { a.pool = p }
 // overrides [Lib.SetPool] (c's own [cuda.CachingOptions].Pool is where
 // its blocks come from); nil goes back to the pool. c must be of the
 // Lib's context (a call with another's fails at its first temporary
-// buffer, before it has queued anything), and a stream being captured
-// cannot allocate from it: use the pool there. Not safe to call while
-// calls are in flight.
+// buffer, before it has queued anything: TestTemporaryStorageFirst), and
+// a stream being captured cannot allocate from it: use the pool there.
+// Not safe to call while calls are in flight.
 func (a *Lib) SetAllocator(c *cuda.CachingAllocator) { a.cache = c }
 
 // cubkSuffix is the cubk method name's suffix for a type: cugen kernels
