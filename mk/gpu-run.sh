@@ -34,8 +34,9 @@ cuda_home=${CUDA_HOME:-/usr/local/cuda}
 nvcc=$cuda_home/bin/nvcc
 
 export CUGEN_REQUIRE_GPU=1 CUGEN_REQUIRE_LIBS=1 NCCL_NVLS_ENABLE=0
-# libcuda.so.1 is the driver's (ldconfig's); the cuda12 packages get
-# Debian's libcudart 12 from .gpu/lib, the cuda13 ones the toolkit's.
+# libcuda.so.1 is CUGEN_LIBCUDA, else the driver's (mk/libcuda.sh); the
+# cuda12 packages get Debian's libcudart 12 from .gpu/lib, the cuda13 ones
+# the toolkit's.
 . "$gpu/libcuda.sh"
 libcuda=$(find_libcuda)
 [ -n "$libcuda" ] && export CUGEN_LIBCUDA=$libcuda
@@ -112,15 +113,16 @@ run() {
 	echo "   exit $rc, $((SECONDS - t0)) s"
 }
 
-# cufile_ref: whether this run runs cuFile's C reference, beside the e2e
-# binary (not in an examples-only bundle of mk/gpu-split.sh).
-cufile_ref() { grep -q '^e2e ' "$gpu/tests.txt" && { want cufile_ref || want e2e; }; }
+# e2e_diag NAME: whether this run runs the C diagnostic NAME of e2e's
+# testdata (cufile_ref, nvjitlink_threads): beside the e2e binary (not in
+# an examples-only bundle of mk/gpu-split.sh), when NAME or e2e is asked for.
+e2e_diag() { grep -q '^e2e ' "$gpu/tests.txt" && { want "$1" || want e2e; }; }
 
 # The C references build while the tests run.
 cbuild() {
 	# cuFile's C reference (e2e/testdata/cufile_ref.c), linked with the
 	# toolkit's libcufile; cudart static, as nvcc links it by default
-	if cufile_ref; then
+	if e2e_diag cufile_ref; then
 		if "$nvcc" -O2 -D_GNU_SOURCE -o "$work/cufile_ref" "$root/e2e/testdata/cufile_ref.c" -lcufile >"$raw/logs/cufile_ref.build.log" 2>&1; then
 			echo "dbuild cufile_ref 0" >>"$raw/cbuild.txt"
 		else
@@ -217,7 +219,7 @@ JSON
 		echo "   cuFile's log, its end:"
 		tail -n 25 "$raw/logs/cufile_ref-${v%%:*}.cufile.log" 2>/dev/null | sed 's/^/   | /'
 	done
-elif cufile_ref; then
+elif e2e_diag cufile_ref; then
 	echo "== cufile_ref: nvcc failed:"
 	tail -n 20 "$raw/logs/cufile_ref.build.log" | sed 's/^/   /'
 fi
@@ -225,7 +227,7 @@ fi
 # (e2e/testdata/nvjitlink_threads.c), against the toolkit's nvJitLink 13:
 # whether 13 needs the thread library.NVJitLink gives it for 12.4's crash
 # (a diagnostic: "threads" ending in a signal is the bug, "same" is ok).
-if cufile_ref && gcc -O1 -o "$work/nvjitlink_threads" "$root/e2e/testdata/nvjitlink_threads.c" -ldl -lpthread >"$raw/logs/nvjitlink_threads.build.log" 2>&1; then
+if e2e_diag nvjitlink_threads && gcc -O1 -o "$work/nvjitlink_threads" "$root/e2e/testdata/nvjitlink_threads.c" -ldl -lpthread >"$raw/logs/nvjitlink_threads.build.log" 2>&1; then
 	for how in threads same; do
 		run diag "nvjitlink_threads-13-$how" "$work" "nvjitlink_threads-13-$how.log" \
 			"$work/nvjitlink_threads" "$cuda_home/lib64/libnvrtc.so.13" "$cuda_home/lib64/libnvJitLink.so.13" 13_0 "$how"
