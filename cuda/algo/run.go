@@ -126,16 +126,27 @@ func argReduce[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], 
 	t := typeName[T]()
 	for _, st := range pl.steps {
 		cfg := st.config(s)
+		f := a.fns[st.kernel+"/"+t]
 		var err error
-		switch f := a.fns[st.kernel+"/"+t].(type) {
-		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[byte], int32) error: // tiles
-			err = f(cfg, in, temp, st.n)
-		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error: // single
-			err = f(cfg, in, index, value, st.n, empty)
-		case func(cuda.Config, *cuda.Buffer[byte], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error: // partials
-			err = f(cfg, temp, index, value, st.n, empty)
-		default:
-			err = fmt.Errorf("no kernel %s for %s", st.kernel, t)
+		// By the step's operands, not by the func's type: for uint8 (which
+		// is byte) the single and the partials kernels have the same Go
+		// type, and a type switch would give the partials kernel the input.
+		switch {
+		case st.out == opTemp: // tiles: a pair a block into temp
+			var k func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[byte], int32) error
+			if k, err = kernelAs(k, f, st, t); err == nil {
+				err = k(cfg, in, temp, st.n)
+			}
+		case st.in == opTemp: // partials: temp's pairs into index and value
+			var k func(cuda.Config, *cuda.Buffer[byte], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error
+			if k, err = kernelAs(k, f, st, t); err == nil {
+				err = k(cfg, temp, index, value, st.n, empty)
+			}
+		default: // single: in's pairs into index and value
+			var k func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error
+			if k, err = kernelAs(k, f, st, t); err == nil {
+				err = k(cfg, in, index, value, st.n, empty)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("algo: %s[%s]: %s: %w", name, t, st.kernel, err)
@@ -176,6 +187,16 @@ func scan[T Number](a *Lib, kernel, op string, s *cuda.Stream, in, out *cuda.Buf
 		}
 	}
 	return nil
+}
+
+// kernelAs is f, the launch func of st's kernel for type t, as the
+// signature F its caller passes (only its type is read).
+func kernelAs[F any](_ F, f any, st step, t string) (F, error) {
+	k, ok := f.(F)
+	if !ok {
+		return k, fmt.Errorf("no kernel %s for %s", st.kernel, t)
+	}
+	return k, nil
 }
 
 // buffers are what a plan's operands name: the call's input and output
