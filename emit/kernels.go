@@ -419,12 +419,14 @@ func kernelNames(p *KernelsPackage) (*kernelsNames, map[string]*ir.KernelType, e
 var kernelsFileNames = map[string]bool{"cuda": true, "fmt": true, "strings": true, "error": true}
 
 // goScalars are the Go types of C's arithmetic types as NVRTC lays them
-// out (LP64).
+// out (LP64), and of CUDA's half types (2 bytes of bits, as package
+// cuda's Float16 and BFloat16 are).
 var goScalars = map[string]string{
 	"_Bool": "bool", "signed char": "int8", "unsigned char": "uint8",
 	"short": "int16", "unsigned short": "uint16", "int": "int32", "unsigned int": "uint32",
 	"long": "int64", "unsigned long": "uint64", "long long": "int64", "unsigned long long": "uint64",
 	"float": "float32", "double": "float64",
+	"__half": "cuda.Float16", "__nv_bfloat16": "cuda.BFloat16",
 }
 
 // goParamType is the Go type of a kernel parameter: pointers are

@@ -151,3 +151,34 @@ func TestKernelsFrameLauncher(t *testing.T) {
 		}
 	}
 }
+
+// A kernel's __half and __nv_bfloat16 parameters, by value and as a
+// buffer's element, are cuda.Float16 and cuda.BFloat16 in its launcher,
+// for a source's own kernels as for cub.cu's (before: C knew neither
+// type, and a source passed their bits as a struct of its own).
+func TestKernelsHalfParams(t *testing.T) {
+	src := "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" +
+		"struct HP { __half h; __nv_bfloat16 b[2]; };\n" +
+		"extern \"C\" __global__ void hk(__half h, const __half *x, __nv_bfloat16 *y, __nv_bfloat16 b, HP p) {}\n" +
+		"template <typename T> __global__ void axpy(T a, const T *x, T *y) {}\n"
+	files, err := kernelsOf(t, src, "axpy<__half>", "axpy<__nv_bfloat16>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(files["kernels.go"])
+	for _, want := range []string{
+		"func (k *Kernels) Hk(cfg cuda.Config, h cuda.Float16, x *cuda.Buffer[cuda.Float16], y *cuda.Buffer[cuda.BFloat16], b cuda.BFloat16, p HP) error {\n",
+		"\tcuda.Arg(&f, 0, 0, h)\n\tcuda.ArgBuffer(&f, 1, 8, x)\n\tcuda.ArgBuffer(&f, 2, 16, y)\n\tcuda.Arg(&f, 3, 24, b)\n\tcuda.Arg(&f, 4, 26, p)\n",
+		"//\t__global__ void hk(__half h, const __half * x, __nv_bfloat16 * y, __nv_bfloat16 b, HP p)\n",
+		"type HP struct {\n\tH cuda.Float16\n\tB [2]cuda.BFloat16\n}\n",
+		"func (k *Kernels) AxpyHalf(cfg cuda.Config, a cuda.Float16, x *cuda.Buffer[cuda.Float16], y *cuda.Buffer[cuda.Float16]) error {\n",
+		"func (k *Kernels) AxpyNvBfloat16(cfg cuda.Config, a cuda.BFloat16, x *cuda.Buffer[cuda.BFloat16], y *cuda.Buffer[cuda.BFloat16]) error {\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("kernels.go lacks\n%s\nin\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "type Half") || strings.Contains(got, "type NvBfloat16") {
+		t.Errorf("kernels.go declares a struct for a half type:\n%s", got)
+	}
+}

@@ -24,8 +24,9 @@ import (
 // qualifiers (__restrict__, __grid_constant__), substitutes template
 // arguments, and hands the parameter list to the C front end, declared as
 // a C function in a translation unit that also holds the CUDA vector
-// types (float4, with CUDA's alignments), the typedefs NVRTC predefines
-// for texture and surface objects, and the source's own top-level struct
+// types (float4, with CUDA's alignments), the half types __half and
+// __nv_bfloat16 (kernelHalfTypes), the typedefs NVRTC predefines for
+// texture and surface objects, and the source's own top-level struct
 // definitions and typedefs. The C front end then gives every size,
 // alignment and offset; cugen kernels checks them against the compiled
 // cubin's parameter info. A parameter C cannot declare (a class with
@@ -197,10 +198,17 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 		r.C = fmt.Sprintf("%s[%d]", e.C, r.Len)
 		return r, nil
 	case *cc.StructType:
+		tag := x.Tag()
+		if h, ok := kernelHalfTypes[string(tag.Src())]; ok {
+			// __half or __nv_bfloat16 (or a typedef of one): a 2-byte
+			// number of its own, not a struct of the source
+			r.Kind, r.Scalar, r.C = ir.KScalar, h, h
+			return r, nil
+		}
 		r.Kind = ir.KStruct
 		if td := t.Typedef(); td != nil {
 			r.Name = td.Name()
-		} else if tag := x.Tag(); len(tag.Src()) != 0 {
+		} else if len(tag.Src()) != 0 {
 			r.Name = string(tag.Src())
 		} else {
 			return nil, fmt.Errorf("an anonymous struct type: give it a name")
@@ -250,13 +258,27 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 	return r, nil
 }
 
-// kernelPrelude declares, in C, what NVRTC predefines that kernel
-// parameters use: the vector types with CUDA's alignments (vector_types.h:
-// float4 is 16-byte aligned, float3 only 4), and the handle types of
+// kernelHalfTypes are CUDA's 16-bit floating-point types a kernel
+// parameter may have, by the tag of the struct kernelPrelude declares
+// each as: C has no half types, and cuda_fp16.h and cuda_bf16.h are C++.
+// Each is its bits, 2 bytes and 2-aligned as the headers declare it
+// (struct __align__(2) __half { unsigned short __x; }), and its
+// parameters are KScalar of Scalar "__half" or "__nv_bfloat16".
+var kernelHalfTypes = map[string]string{
+	"__cugen_half":     "__half",
+	"__cugen_bfloat16": "__nv_bfloat16",
+}
+
+// kernelPrelude declares, in C, what NVRTC predefines (or its CUDA
+// headers declare) that kernel parameters use: the vector types with
+// CUDA's alignments (vector_types.h: float4 is 16-byte aligned, float3
+// only 4), the half types (kernelHalfTypes), and the handle types of
 // texture and surface objects.
 var kernelPrelude = func() string {
 	var b strings.Builder
 	b.WriteString("#include <stddef.h>\n#include <stdint.h>\n#include <stdbool.h>\n")
+	b.WriteString("typedef struct __cugen_half { unsigned short __x; } __half;\n")
+	b.WriteString("typedef struct __cugen_bfloat16 { unsigned short __x; } __nv_bfloat16;\n")
 	b.WriteString("typedef unsigned long long cudaTextureObject_t;\ntypedef unsigned long long cudaSurfaceObject_t;\n")
 	b.WriteString("typedef unsigned long long CUtexObject;\ntypedef unsigned long long CUsurfObject;\n")
 	// name, C element, alignments of 1..4 components (0: not declared)
@@ -290,7 +312,7 @@ var kernelPrelude = func() string {
 // unknownArgument is the error for the first template argument of
 // instances that is neither a type nor an integer constant the parse of
 // the kernels' parameters knows (axpy<half>: NVRTC's cuda_fp16.h is not
-// read), naming the types it knows; nil when every one is known.
+// read, and of its names only __half is known), naming the types it knows; nil when every one is known.
 func unknownArgument(cfg *cc.Config, defs []string, file string, instances []string) error {
 	known := func(decl string) bool {
 		_, err := translate(cfg, []cc.Source{
@@ -311,7 +333,7 @@ func unknownArgument(cfg *cc.Config, defs []string, file string, instances []str
 			}
 			return fmt.Errorf("-name %q: %q is not a type -name knows: C's (char, short, int, long, long long, their unsigned forms, float, double, bool), "+
 				"<stdint.h>'s and <stddef.h>'s (int32_t, uint64_t, size_t, ...), CUDA's vector types (float4, int2, uchar3, ..., dim3), "+
-				"cudaTextureObject_t, cudaSurfaceObject_t, and the structs and typedefs %s declares; or an integer constant", inst, a, file)
+				"__half, __nv_bfloat16, cudaTextureObject_t, cudaSurfaceObject_t, and the structs and typedefs %s declares; or an integer constant", inst, a, file)
 		}
 	}
 	return nil

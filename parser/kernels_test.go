@@ -187,6 +187,7 @@ func TestUnknownTemplateArgument(t *testing.T) {
 		{"axpy<half>", `-name "axpy<half>": "half" is not a type -name knows: C's (char,`},
 		{"pair<float, bf16>", `-name "pair<float, bf16>": "bf16" is not a type -name knows`},
 		{"axpy<P>", ""}, {"axpy<float4>", ""}, {"axpy<int32_t>", ""}, {"pair<unsigned char, P*>", ""},
+		{"axpy<__half>", ""}, {"pair<__nv_bfloat16, __half>", ""},
 	} {
 		_, err := Kernels(src, "k.cu", []string{c.name})
 		switch {
@@ -199,5 +200,36 @@ func TestUnknownTemplateArgument(t *testing.T) {
 	ts, err := KernelTemplates(src, "k.cu")
 	if err != nil || len(ts) != 2 || ts[0].Name != "axpy" || ts[0].Line != 2 || strings.Join(ts[1].Params, ",") != "A,B" {
 		t.Errorf("KernelTemplates = %+v, %v", ts, err)
+	}
+}
+
+// CUDA's half types, __half and __nv_bfloat16, are kernel parameter
+// types of their own: 2 bytes, 2-aligned, by value and as a pointer's
+// element, in an extern "C" kernel and as a template argument (before,
+// C knew neither, and a source passed their bits as a struct).
+func TestKernelsHalf(t *testing.T) {
+	src := "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" +
+		"typedef __half myhalf;\n" +
+		"extern \"C\" __global__ void hk(char c, __half h, const __half *x, __nv_bfloat16 *y, __nv_bfloat16 b, myhalf m) {}\n" +
+		"template <typename T> __global__ void axpy(T a, const T *x, T *y) {}\n"
+	ks, err := Kernels([]byte(src), "k.cu", []string{"axpy<__half>", "axpy<__nv_bfloat16>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range ks {
+		var ps []string
+		for _, p := range k.Params {
+			ps = append(ps, fmt.Sprintf("%s %s@%d/%d/%d %s", kindText(p.Type), p.Name, p.Offset, p.Type.Size, p.Type.Align, p.Type.C))
+		}
+		got = append(got, k.Expr+": "+strings.Join(ps, ", "))
+	}
+	want := []string{
+		"hk: signed char c@0/1/1 char, __half h@2/2/2 __half, const*__half x@8/8/8 const __half *, *__nv_bfloat16 y@16/8/8 __nv_bfloat16 *, __nv_bfloat16 b@24/2/2 __nv_bfloat16, __half m@26/2/2 __half",
+		"axpy<__half>: __half a@0/2/2 __half, const*__half x@8/8/8 const __half *, *__half y@16/8/8 __half *",
+		"axpy<__nv_bfloat16>: __nv_bfloat16 a@0/2/2 __nv_bfloat16, const*__nv_bfloat16 x@8/8/8 const __nv_bfloat16 *, *__nv_bfloat16 y@16/8/8 __nv_bfloat16 *",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
