@@ -85,12 +85,12 @@ func (a *Lib) SetPool(p *cuda.MemPool) { a.pool = p }
 func (a *Lib) SetAllocator(c *cuda.CachingAllocator) { a.cache = c }
 
 // cubkSuffix is the cubk method name's suffix for a type: cugen kernels
-// names an instantiation by its C++ template argument (f16 and bf16 are
-// cub.cu's stand-ins for __half and __nv_bfloat16).
+// names an instantiation by its C++ template argument (__half: Half,
+// __nv_bfloat16: NvBfloat16).
 var cubkSuffix = map[string]string{
 	"int8": "SignedChar", "uint8": "UnsignedChar", "int16": "Short", "uint16": "UnsignedShort",
 	"int32": "Int", "uint32": "UnsignedInt", "int64": "LongLong", "uint64": "UnsignedLongLong",
-	"float16": "F16", "bfloat16": "Bf16", "float32": "Float", "float64": "Double",
+	"float16": "Half", "bfloat16": "NvBfloat16", "float32": "Float", "float64": "Double",
 }
 
 // kernelNames are cub.cu's kernel templates that run.go, sort.go and the
@@ -107,7 +107,6 @@ var kernelNames = []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles"
 
 // launchFuncs finds cubk's typed launch func of every kernel and type, by
 // name, once: run.go calls them through a type assertion, not reflection.
-// The half types' funcs are adapted to take cuda.Float16 and cuda.BFloat16.
 func launchFuncs(k *cubk.Kernels) map[string]any {
 	m := map[string]any{}
 	v := reflect.ValueOf(k)
@@ -117,14 +116,7 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 			if !f.IsValid() {
 				continue
 			}
-			switch t {
-			case "float16":
-				m[kernel+"/"+t] = halfFunc[cuda.Float16, cubk.F16](f.Interface())
-			case "bfloat16":
-				m[kernel+"/"+t] = halfFunc[cuda.BFloat16, cubk.Bf16](f.Interface())
-			default:
-				m[kernel+"/"+t] = f.Interface()
-			}
+			m[kernel+"/"+t] = f.Interface()
 		}
 	}
 	return m

@@ -3,8 +3,10 @@
 // cugen kernels at generate time into the package ./internal/cubk. The
 // host side (grid sizes, temporary storage, passes) is Go: dispatch.go.
 //
-// Each kernel takes plain pointers and ints, so cugen kernels can prove
-// its parameter layout against the cubin. CUB's by-value structs
+// Each kernel takes plain pointers and numbers (__half and __nv_bfloat16
+// among them, which cugen kernels binds as cuda.Float16 and
+// cuda.BFloat16), so cugen kernels can prove its parameter layout
+// against the cubin. CUB's by-value structs
 // (GridEvenShare, ScanTileState) are rebuilt inside the kernel from them.
 //
 // The policies are CUB's for the architecture being compiled (sm_80:
@@ -31,31 +33,7 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
 
-// f16 and bf16 stand for __half and __nv_bfloat16 in the kernels'
-// parameters: their bits, as plain structs, which cugen kernels can lay
-// out (it reads parameters as C, which has no half types). Each kernel
-// reads them as CUB's own types (cugen::N), so CUB's traits, operators
-// and tunings are those of __half and __nv_bfloat16.
-typedef struct f16 { unsigned short bits; } f16;
-typedef struct bf16 { unsigned short bits; } bf16;
-
 namespace cugen {
-
-// N<T> is the type CUB computes with for a kernel's type T.
-template <typename T> struct NativeOf { using type = T; };
-template <> struct NativeOf<f16> { using type = __half; };
-template <> struct NativeOf<bf16> { using type = __nv_bfloat16; };
-template <typename T>
-using N = typename NativeOf<T>::type;
-
-// native reinterprets a kernel's pointer or value of T as N<T>, the same
-// bits.
-template <typename T>
-__device__ __forceinline__ N<T> *native(T *p) { return reinterpret_cast<N<T> *>(p); }
-template <typename T>
-__device__ __forceinline__ const N<T> *native(const T *p) { return reinterpret_cast<const N<T> *>(p); }
-template <typename T>
-__device__ __forceinline__ N<T> nativeValue(T v) { return *reinterpret_cast<const N<T> *>(&v); }
 
 // ReducePolicy is CUB 2.5's DeviceReducePolicy<T, int, Op>::Policy600,
 // the one its dispatch chooses on sm_60 and later (sm_80 and sm_90
@@ -678,90 +656,90 @@ __device__ __forceinline__ void segmentedSort(const K *keysIn, K *keysOut, const
 
 template <typename T>
 __global__ void __launch_bounds__(256) reduceSumTiles(const T *in, T *out, int n) {
-    cugen::reduceTiles<cugen::N<T>, cub::Sum>(cugen::native(in), cugen::native(out), n);
+    cugen::reduceTiles<T, cub::Sum>(in, out, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) reduceSumSingle(const T *in, T *out, int n, T init) {
-    cugen::reduceSingle<cugen::N<T>, cub::Sum>(cugen::native(in), cugen::native(out), n, cugen::nativeValue(init));
+    cugen::reduceSingle<T, cub::Sum>(in, out, n, init);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) reduceMinTiles(const T *in, T *out, int n) {
-    cugen::reduceTiles<cugen::N<T>, cub::Min>(cugen::native(in), cugen::native(out), n);
+    cugen::reduceTiles<T, cub::Min>(in, out, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) reduceMinSingle(const T *in, T *out, int n, T init) {
-    cugen::reduceSingle<cugen::N<T>, cub::Min>(cugen::native(in), cugen::native(out), n, cugen::nativeValue(init));
+    cugen::reduceSingle<T, cub::Min>(in, out, n, init);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) reduceMaxTiles(const T *in, T *out, int n) {
-    cugen::reduceTiles<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), n);
+    cugen::reduceTiles<T, cub::Max>(in, out, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) reduceMaxSingle(const T *in, T *out, int n, T init) {
-    cugen::reduceSingle<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), n, cugen::nativeValue(init));
+    cugen::reduceSingle<T, cub::Max>(in, out, n, init);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) argMinTiles(const T *in, void *partials, int n) {
-    cugen::argTiles<cugen::N<T>, cub::ArgMin>(cugen::native(in), partials, n);
+    cugen::argTiles<T, cub::ArgMin>(in, partials, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMinSingle(const T *in, int *index, T *value, int n, T empty) {
-    cugen::argSingle<cugen::N<T>, cub::ArgMin>(cugen::ArgIn<cugen::N<T>>{cugen::native(in), 0}, index, cugen::native(value), n, cugen::nativeValue(empty));
+    cugen::argSingle<T, cub::ArgMin>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMinPartials(const void *partials, int *index, T *value, int n, T empty) {
-    cugen::argSingle<cugen::N<T>, cub::ArgMin>(static_cast<const cugen::KV<cugen::N<T>> *>(partials), index, cugen::native(value), n, cugen::nativeValue(empty));
+    cugen::argSingle<T, cub::ArgMin>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) argMaxTiles(const T *in, void *partials, int n) {
-    cugen::argTiles<cugen::N<T>, cub::ArgMax>(cugen::native(in), partials, n);
+    cugen::argTiles<T, cub::ArgMax>(in, partials, n);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMaxSingle(const T *in, int *index, T *value, int n, T empty) {
-    cugen::argSingle<cugen::N<T>, cub::ArgMax>(cugen::ArgIn<cugen::N<T>>{cugen::native(in), 0}, index, cugen::native(value), n, cugen::nativeValue(empty));
+    cugen::argSingle<T, cub::ArgMax>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256, 1) argMaxPartials(const void *partials, int *index, T *value, int n, T empty) {
-    cugen::argSingle<cugen::N<T>, cub::ArgMax>(static_cast<const cugen::KV<cugen::N<T>> *>(partials), index, cugen::native(value), n, cugen::nativeValue(empty));
+    cugen::argSingle<T, cub::ArgMax>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
 }
 
 // scanInit is CUB's DeviceScanInitKernel.
 template <typename T>
 __global__ void scanInit(void *state, int numTiles) {
-    cub::ScanTileState<cugen::N<T>> ts;
+    cub::ScanTileState<T> ts;
     ts.Init(numTiles, state, 0);
     ts.InitializeStatus(numTiles);
 }
 
 template <typename T>
-__global__ void __launch_bounds__(cugen::ScanPolicy<cugen::N<T>>::BLOCK_THREADS) scanInclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n) {
-    cugen::scan<cugen::N<T>, cub::NullType>(cugen::native(in), cugen::native(out), state, numTiles, startTile, n, cub::NullType());
+__global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanInclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n) {
+    cugen::scan<T, cub::NullType>(in, out, state, numTiles, startTile, n, cub::NullType());
 }
 
 template <typename T>
-__global__ void __launch_bounds__(cugen::ScanPolicy<cugen::N<T>>::BLOCK_THREADS) scanExclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n, T init) {
-    cugen::scan<cugen::N<T>, cugen::N<T>>(cugen::native(in), cugen::native(out), state, numTiles, startTile, n, cugen::nativeValue(init));
+__global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanExclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n, T init) {
+    cugen::scan<T, T>(in, out, state, numTiles, startTile, n, init);
 }
 
 template <typename K>
 __global__ void __launch_bounds__(128) sortHistogramAsc(int *bins, const K *keys, int n, int beginBit, int endBit) {
-    cugen::histogram<cugen::N<K>, false>(bins, cugen::native(keys), n, beginBit, endBit);
+    cugen::histogram<K, false>(bins, keys, n, beginBit, endBit);
 }
 
 template <typename K>
 __global__ void __launch_bounds__(128) sortHistogramDesc(int *bins, const K *keys, int n, int beginBit, int endBit) {
-    cugen::histogram<cugen::N<K>, true>(bins, cugen::native(keys), n, beginBit, endBit);
+    cugen::histogram<K, true>(bins, keys, n, beginBit, endBit);
 }
 
 // sortExclusiveSum is CUB's DeviceRadixSortExclusiveSumKernel: block p
@@ -776,27 +754,27 @@ extern "C" __global__ void __launch_bounds__(256) sortExclusiveSum(int *bins) {
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, cub::NullType>::BLOCK_THREADS) sortKeysAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<K, cub::NullType>::BLOCK_THREADS) sortKeysAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                    const K *keysIn, int n, int bit, int bits) {
-    cugen::onesweep<cugen::N<K>, cub::NullType, false>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), nullptr, nullptr, n, bit, bits);
+    cugen::onesweep<K, cub::NullType, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, cub::NullType>::BLOCK_THREADS) sortKeysDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<K, cub::NullType>::BLOCK_THREADS) sortKeysDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                     const K *keysIn, int n, int bit, int bits) {
-    cugen::onesweep<cugen::N<K>, cub::NullType, true>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), nullptr, nullptr, n, bit, bits);
+    cugen::onesweep<K, cub::NullType, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, int>::BLOCK_THREADS) sortPairsAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<K, int>::BLOCK_THREADS) sortPairsAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                     const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
-    cugen::onesweep<cugen::N<K>, int, false>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), valuesOut, valuesIn, n, bit, bits);
+    cugen::onesweep<K, int, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::OnesweepPolicy<cugen::N<K>, int>::BLOCK_THREADS) sortPairsDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+__global__ void __launch_bounds__(cugen::OnesweepPolicy<K, int>::BLOCK_THREADS) sortPairsDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
                                                      const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
-    cugen::onesweep<cugen::N<K>, int, true>(lookback, ctrs, binsOut, binsIn, cugen::native(keysOut), cugen::native(keysIn), valuesOut, valuesIn, n, bit, bits);
+    cugen::onesweep<K, int, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
 }
 
 // selectInit and rleInit are CUB's DeviceCompactInitKernel: the tile
@@ -884,57 +862,57 @@ __global__ void __launch_bounds__(cugen::ScanByKeyPolicy<T>::BLOCK_THREADS) scan
 
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedSum(const T *in, T *out, const int *offsets, T init) {
-    cugen::segmentedReduce<cugen::N<T>, cub::Sum>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
+    cugen::segmentedReduce<T, cub::Sum>(in, out, offsets, init);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedMin(const T *in, T *out, const int *offsets, T init) {
-    cugen::segmentedReduce<cugen::N<T>, cub::Min>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
+    cugen::segmentedReduce<T, cub::Min>(in, out, offsets, init);
 }
 
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const int *offsets, T init) {
-    cugen::segmentedReduce<cugen::N<T>, cub::Max>(cugen::native(in), cugen::native(out), offsets, cugen::nativeValue(init));
+    cugen::segmentedReduce<T, cub::Max>(in, out, offsets, init);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, false>::BLOCK_THREADS) segmentedSortKeysAsc(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, cub::NullType, false, false>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, cub::NullType, false>::BLOCK_THREADS) segmentedSortKeysAsc(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, cub::NullType, false, false>(keysIn, keysOut, nullptr, nullptr, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, true>::BLOCK_THREADS) segmentedSortKeysAscAlt(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, cub::NullType, false, true>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, cub::NullType, true>::BLOCK_THREADS) segmentedSortKeysAscAlt(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, cub::NullType, false, true>(keysIn, keysOut, nullptr, nullptr, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, false>::BLOCK_THREADS) segmentedSortKeysDesc(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, cub::NullType, true, false>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, cub::NullType, false>::BLOCK_THREADS) segmentedSortKeysDesc(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, cub::NullType, true, false>(keysIn, keysOut, nullptr, nullptr, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, cub::NullType, true>::BLOCK_THREADS) segmentedSortKeysDescAlt(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, cub::NullType, true, true>(cugen::native(keysIn), cugen::native(keysOut), nullptr, nullptr, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, cub::NullType, true>::BLOCK_THREADS) segmentedSortKeysDescAlt(const K *keysIn, K *keysOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, cub::NullType, true, true>(keysIn, keysOut, nullptr, nullptr, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, false>::BLOCK_THREADS) segmentedSortPairsAsc(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, int, false, false>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, int, false>::BLOCK_THREADS) segmentedSortPairsAsc(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, int, false, false>(keysIn, keysOut, valuesIn, valuesOut, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, true>::BLOCK_THREADS) segmentedSortPairsAscAlt(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, int, false, true>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, int, true>::BLOCK_THREADS) segmentedSortPairsAscAlt(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, int, false, true>(keysIn, keysOut, valuesIn, valuesOut, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, false>::BLOCK_THREADS) segmentedSortPairsDesc(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, int, true, false>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, int, false>::BLOCK_THREADS) segmentedSortPairsDesc(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, int, true, false>(keysIn, keysOut, valuesIn, valuesOut, begins, ends, bit, bits);
 }
 
 template <typename K>
-__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<cugen::N<K>, int, true>::BLOCK_THREADS) segmentedSortPairsDescAlt(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
-    cugen::segmentedSort<cugen::N<K>, int, true, true>(cugen::native(keysIn), cugen::native(keysOut), valuesIn, valuesOut, begins, ends, bit, bits);
+__global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, int, true>::BLOCK_THREADS) segmentedSortPairsDescAlt(const K *keysIn, K *keysOut, const int *valuesIn, int *valuesOut, const int *begins, const int *ends, int bit, int bits) {
+    cugen::segmentedSort<K, int, true, true>(keysIn, keysOut, valuesIn, valuesOut, begins, ends, bit, bits);
 }
 
 // The policies the host needs, per type, as this architecture's

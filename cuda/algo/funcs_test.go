@@ -3,7 +3,6 @@ package algo
 import (
 	"reflect"
 	"testing"
-	"unsafe"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/algo/internal/cubk"
@@ -112,36 +111,4 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 		}
 	}
 	return len(want)
-}
-
-// The half types' launch funcs pass the caller's buffers and values on
-// unchanged: the same cuda.Buffer (its fields do not depend on the
-// element type) and the same bits.
-func TestHalfFuncs(t *testing.T) {
-	b16, bf := reflect.TypeFor[cuda.Buffer[cuda.Float16]](), reflect.TypeFor[cuda.Buffer[cubk.F16]]()
-	if b16.NumField() != bf.NumField() || b16.Size() != bf.Size() {
-		t.Fatalf("cuda.Buffer[cuda.Float16] and cuda.Buffer[cubk.F16] differ: %d and %d fields", b16.NumField(), bf.NumField())
-	}
-	for i := range b16.NumField() {
-		if f, g := b16.Field(i), bf.Field(i); f.Name != g.Name || f.Type != g.Type || f.Offset != g.Offset {
-			t.Errorf("cuda.Buffer field %d: %s %v at %d, and %s %v at %d: the element type changes the layout", i, f.Name, f.Type, f.Offset, g.Name, g.Type, g.Offset)
-		}
-	}
-	var gotIn, gotOut *cuda.Buffer[cubk.Bf16]
-	var gotInit cubk.Bf16
-	f := func(_ cuda.Config, in, out *cuda.Buffer[cubk.Bf16], n int32, init cubk.Bf16) error {
-		gotIn, gotOut, gotInit = in, out, init
-		return nil
-	}
-	g, ok := halfFunc[cuda.BFloat16, cubk.Bf16](f).(func(cuda.Config, *cuda.Buffer[cuda.BFloat16], *cuda.Buffer[cuda.BFloat16], int32, cuda.BFloat16) error)
-	if !ok {
-		t.Fatalf("halfFunc of %T: no func of cuda.BFloat16", f)
-	}
-	in, out := new(cuda.Buffer[cuda.BFloat16]), new(cuda.Buffer[cuda.BFloat16])
-	if err := g(cuda.Config{}, in, out, 3, cuda.BFloat16Of(-2)); err != nil {
-		t.Fatal(err)
-	}
-	if unsafe.Pointer(gotIn) != unsafe.Pointer(in) || unsafe.Pointer(gotOut) != unsafe.Pointer(out) || gotInit.Bits != 0xc000 {
-		t.Errorf("the kernel got %p, %p, %#x; want %p, %p, 0xc000", gotIn, gotOut, gotInit.Bits, in, out)
-	}
 }

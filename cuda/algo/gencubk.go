@@ -17,7 +17,7 @@ import (
 
 // templates are cub.cu's kernel templates, each instantiated for the
 // types of its list (cubk's Go names end in the type:
-// ReduceSumTilesFloat, SortKeysAscF16).
+// ReduceSumTilesFloat, SortKeysAscHalf).
 var templates = []struct {
 	names []string
 	types []string
@@ -36,13 +36,13 @@ var templates = []struct {
 
 // The element types, as C++ names them. wide: int32, uint32, int64,
 // uint64, float32, float64; samples: those and int8, uint8, int16,
-// uint16; sums: wide and float16, bfloat16 (cub.cu's f16 and bf16, the
-// bits of __half and __nv_bfloat16); all: every one.
+// uint16; sums: wide and float16, bfloat16 (__half and __nv_bfloat16);
+// all: every one.
 var (
 	wide    = []string{"int", "unsigned int", "long long", "unsigned long long", "float", "double"}
 	samples = append(wide[:len(wide):len(wide)], "signed char", "unsigned char", "short", "unsigned short")
-	sums    = append(wide[:len(wide):len(wide)], "f16", "bf16")
-	all     = append(samples[:len(samples):len(samples)], "f16", "bf16")
+	sums    = append(wide[:len(wide):len(wide)], "__half", "__nv_bfloat16")
+	all     = append(samples[:len(samples):len(samples)], "__half", "__nv_bfloat16")
 )
 
 func main() {
