@@ -465,20 +465,60 @@ struct PassThruBins {
     }
 };
 
+// ByteBins is DispatchHistogram's PassThruTransform for samples of one
+// byte: a sample's privatized bin is its byte, 0 to 255.
+struct ByteBins {
+    template <cub::CacheLoadModifier M, typename S>
+    __device__ __forceinline__ void BinSelect(S sample, int &bin, bool valid) {
+        if (valid) {
+            bin = static_cast<unsigned char>(sample);
+        }
+    }
+};
+
+// HistogramDecode is the agent's two transforms for samples of T: Decode
+// into the privatized bins, then privatized bin i is output bin i. For
+// samples of one byte it is CUB's is_byte_sample path: 256 privatized
+// bins, one a byte, and Decode maps each to its output bin as the block
+// stores them. The agent passes a privatized bin to the output transform
+// as the sample type, which holds a byte but not a bin number: with Decode
+// first, a signed char's bins from 128 and an unsigned char's from 256
+// wrapped (TestGPUHistogram/int8 and uint8 at 256, 257 and 1000 bins).
+template <typename T, typename Decode, bool Byte = sizeof(T) == 1>
+struct HistogramDecode {
+    using Priv = Decode;
+    using Out = PassThruBins;
+    static __device__ __forceinline__ Priv priv(Decode d) { return d; }
+    static __device__ __forceinline__ Out out(Decode) { return PassThruBins(); }
+    static __device__ __forceinline__ int privBins(int bins) { return bins; }
+};
+
+template <typename T, typename Decode>
+struct HistogramDecode<T, Decode, true> {
+    using Priv = ByteBins;
+    using Out = Decode;
+    static __device__ __forceinline__ Priv priv(Decode) { return ByteBins(); }
+    static __device__ __forceinline__ Out out(Decode d) { return d; }
+    static __device__ __forceinline__ int privBins(int) { return 256; }
+};
+
 // histogram is CUB's DeviceHistogramSweepKernel for one channel: each
 // block counts its tiles' samples into its privatized histogram (Smem bins
-// in shared memory, or 0: its row of privatized, bins ints a block), then
-// adds it to hist. hist starts at zero (the host clears it).
+// in shared memory, or 0: its row of privatized, a row a block), then adds
+// it to hist. hist starts at zero (the host clears it). A row is bins
+// ints, 256 for samples of one byte (the host plans those in shared
+// memory).
 template <typename T, int Smem, typename Decode>
 __device__ __forceinline__ void histogram(const T *samples, int *hist, int *privatized, int bins, Decode decode, int n, int tilesPerRow) {
-    using Agent = cub::AgentHistogram<HistogramSweepPolicy<T>, Smem, 1, 1, const T *, int, Decode, PassThruBins, int>;
+    using D = HistogramDecode<T, Decode>;
+    using Agent = cub::AgentHistogram<HistogramSweepPolicy<T>, Smem, 1, 1, const T *, int, typename D::Priv, typename D::Out, int>;
     __shared__ typename Agent::TempStorage tmp;
     int numBins[1] = {bins};
-    int privBins[1] = {bins};
+    int privBins[1] = {D::privBins(bins)};
     int *out[1] = {hist};
     int *priv[1] = {privatized};
-    PassThruBins outDecode[1] = {PassThruBins()};
-    Decode privDecode[1] = {decode};
+    typename D::Out outDecode[1] = {D::out(decode)};
+    typename D::Priv privDecode[1] = {D::priv(decode)};
     Agent agent(tmp, samples, numBins, privBins, out, priv, outDecode, privDecode);
     agent.InitBinCounters();
     agent.ConsumeTiles(n, 1, n, tilesPerRow, cub::GridQueue<int>(nullptr));

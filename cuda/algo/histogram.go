@@ -137,7 +137,13 @@ func runHistogram[T Sample](a *Lib, op, kind string, s *cuda.Stream, in *cuda.Bu
 	// CUB asks the occupancy API; this is the blocks of the policy's
 	// threads that fit the threads a multiprocessor holds.
 	occupancy := a.sms * max(1, a.resident/a.sms*256/p.histogram.threads)
-	pl := planHistogram(p.histogram, kind, in.Len(), hist.Len(), occupancy)
+	// Samples of one byte are privatized in 256 bins, one a byte, whatever
+	// the output's bins (CUB's byte path; cub.cu's HistogramDecode).
+	privBins := hist.Len()
+	if sizeOf[T]() == 1 {
+		privBins = 1 << 8
+	}
+	pl := planHistogram(p.histogram, kind, in.Len(), privBins, occupancy)
 	// The temporary storage first, as every call takes it: a call that
 	// cannot have it has queued nothing.
 	priv := hist.Slice(0, 0) // shared-memory bins: not read

@@ -172,7 +172,8 @@ func planRle(t tile, n int) plan {
 const histogramSmemBins = 256
 
 // histPlan is CUB's dispatch_histogram::Invoke for n samples of one
-// channel into bins bins: a grid of min(occupancy, tiles) blocks (one row:
+// channel into bins privatized bins (the output's, or 256 for samples of
+// one byte): a grid of min(occupancy, tiles) blocks (one row:
 // the samples are contiguous), each over every grid-th tile, counting in
 // shared memory (kernel ...Smem) or, past histogramSmemBins bins, in grid
 // rows of bins int32s of temporary storage (...Gmem). No blocks for n ==

@@ -900,7 +900,7 @@ func (k *Kernels) Close() error { return k.module.Close() }
 // (its globals, a kernel's attributes).
 func (k *Kernels) Module() *cuda.Module { return k.module }
 
-// SortExclusiveSum launches sortExclusiveSum (cub.cu:747):
+// SortExclusiveSum launches sortExclusiveSum (cub.cu:787):
 //
 //	__global__ void sortExclusiveSum(int * bins)
 func (k *Kernels) SortExclusiveSum(cfg cuda.Config, bins *cuda.Buffer[int32]) error {
@@ -909,7 +909,7 @@ func (k *Kernels) SortExclusiveSum(cfg cuda.Config, bins *cuda.Buffer[int32]) er
 	return k.kSortExclusiveSum.LaunchFrame(cfg, &f)
 }
 
-// SelectInit launches selectInit (cub.cu:782):
+// SelectInit launches selectInit (cub.cu:822):
 //
 //	__global__ void selectInit(void * state, int numTiles, int * count)
 func (k *Kernels) SelectInit(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32, count *cuda.Buffer[int32]) error {
@@ -920,7 +920,7 @@ func (k *Kernels) SelectInit(cfg cuda.Config, state *cuda.Buffer[byte], numTiles
 	return k.kSelectInit.LaunchFrame(cfg, &f)
 }
 
-// RleInit launches rleInit (cub.cu:791):
+// RleInit launches rleInit (cub.cu:831):
 //
 //	__global__ void rleInit(void * state, int numTiles, int * runs)
 func (k *Kernels) RleInit(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32, runs *cuda.Buffer[int32]) error {
@@ -931,7 +931,7 @@ func (k *Kernels) RleInit(cfg cuda.Config, state *cuda.Buffer[byte], numTiles in
 	return k.kRleInit.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesInt launches reduceMinTiles<int> (cub.cu:668):
+// ReduceMinTilesInt launches reduceMinTiles<int> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<int>(const int * in, int * out, int n)
 func (k *Kernels) ReduceMinTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32) error {
@@ -942,7 +942,7 @@ func (k *Kernels) ReduceMinTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out
 	return k.kReduceMinTilesInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesUnsignedInt launches reduceMinTiles<unsigned int> (cub.cu:668):
+// ReduceMinTilesUnsignedInt launches reduceMinTiles<unsigned int> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<unsigned int>(const unsigned int * in, unsigned int * out, int n)
 func (k *Kernels) ReduceMinTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32) error {
@@ -953,7 +953,7 @@ func (k *Kernels) ReduceMinTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kReduceMinTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesLongLong launches reduceMinTiles<long long> (cub.cu:668):
+// ReduceMinTilesLongLong launches reduceMinTiles<long long> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<long long>(const long long * in, long long * out, int n)
 func (k *Kernels) ReduceMinTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32) error {
@@ -964,7 +964,7 @@ func (k *Kernels) ReduceMinTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64]
 	return k.kReduceMinTilesLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesUnsignedLongLong launches reduceMinTiles<unsigned long long> (cub.cu:668):
+// ReduceMinTilesUnsignedLongLong launches reduceMinTiles<unsigned long long> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n)
 func (k *Kernels) ReduceMinTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32) error {
@@ -975,7 +975,7 @@ func (k *Kernels) ReduceMinTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffe
 	return k.kReduceMinTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesFloat launches reduceMinTiles<float> (cub.cu:668):
+// ReduceMinTilesFloat launches reduceMinTiles<float> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<float>(const float * in, float * out, int n)
 func (k *Kernels) ReduceMinTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32) error {
@@ -986,7 +986,7 @@ func (k *Kernels) ReduceMinTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32],
 	return k.kReduceMinTilesFloat.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesDouble launches reduceMinTiles<double> (cub.cu:668):
+// ReduceMinTilesDouble launches reduceMinTiles<double> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<double>(const double * in, double * out, int n)
 func (k *Kernels) ReduceMinTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32) error {
@@ -997,7 +997,7 @@ func (k *Kernels) ReduceMinTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64]
 	return k.kReduceMinTilesDouble.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesSignedChar launches reduceMinTiles<signed char> (cub.cu:668):
+// ReduceMinTilesSignedChar launches reduceMinTiles<signed char> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<signed char>(const signed char * in, signed char * out, int n)
 func (k *Kernels) ReduceMinTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], out *cuda.Buffer[int8], n int32) error {
@@ -1008,7 +1008,7 @@ func (k *Kernels) ReduceMinTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8
 	return k.kReduceMinTilesSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesUnsignedChar launches reduceMinTiles<unsigned char> (cub.cu:668):
+// ReduceMinTilesUnsignedChar launches reduceMinTiles<unsigned char> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<unsigned char>(const unsigned char * in, unsigned char * out, int n)
 func (k *Kernels) ReduceMinTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], out *cuda.Buffer[uint8], n int32) error {
@@ -1019,7 +1019,7 @@ func (k *Kernels) ReduceMinTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[ui
 	return k.kReduceMinTilesUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesShort launches reduceMinTiles<short> (cub.cu:668):
+// ReduceMinTilesShort launches reduceMinTiles<short> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<short>(const short * in, short * out, int n)
 func (k *Kernels) ReduceMinTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], out *cuda.Buffer[int16], n int32) error {
@@ -1030,7 +1030,7 @@ func (k *Kernels) ReduceMinTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], o
 	return k.kReduceMinTilesShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesUnsignedShort launches reduceMinTiles<unsigned short> (cub.cu:668):
+// ReduceMinTilesUnsignedShort launches reduceMinTiles<unsigned short> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<unsigned short>(const unsigned short * in, unsigned short * out, int n)
 func (k *Kernels) ReduceMinTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], out *cuda.Buffer[uint16], n int32) error {
@@ -1041,7 +1041,7 @@ func (k *Kernels) ReduceMinTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kReduceMinTilesUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesHalf launches reduceMinTiles<__half> (cub.cu:668):
+// ReduceMinTilesHalf launches reduceMinTiles<__half> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<__half>(const __half * in, __half * out, int n)
 func (k *Kernels) ReduceMinTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], n int32) error {
@@ -1052,7 +1052,7 @@ func (k *Kernels) ReduceMinTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float
 	return k.kReduceMinTilesHalf.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinTilesNvBfloat16 launches reduceMinTiles<__nv_bfloat16> (cub.cu:668):
+// ReduceMinTilesNvBfloat16 launches reduceMinTiles<__nv_bfloat16> (cub.cu:708):
 //
 //	__global__ void reduceMinTiles<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, int n)
 func (k *Kernels) ReduceMinTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], n int32) error {
@@ -1063,7 +1063,7 @@ func (k *Kernels) ReduceMinTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda
 	return k.kReduceMinTilesNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleInt launches reduceMinSingle<int> (cub.cu:673):
+// ReduceMinSingleInt launches reduceMinSingle<int> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<int>(const int * in, int * out, int n, int init)
 func (k *Kernels) ReduceMinSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32, init int32) error {
@@ -1075,7 +1075,7 @@ func (k *Kernels) ReduceMinSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], ou
 	return k.kReduceMinSingleInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleUnsignedInt launches reduceMinSingle<unsigned int> (cub.cu:673):
+// ReduceMinSingleUnsignedInt launches reduceMinSingle<unsigned int> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<unsigned int>(const unsigned int * in, unsigned int * out, int n, unsigned int init)
 func (k *Kernels) ReduceMinSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32, init uint32) error {
@@ -1087,7 +1087,7 @@ func (k *Kernels) ReduceMinSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[ui
 	return k.kReduceMinSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleLongLong launches reduceMinSingle<long long> (cub.cu:673):
+// ReduceMinSingleLongLong launches reduceMinSingle<long long> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<long long>(const long long * in, long long * out, int n, long long init)
 func (k *Kernels) ReduceMinSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32, init int64) error {
@@ -1099,7 +1099,7 @@ func (k *Kernels) ReduceMinSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64
 	return k.kReduceMinSingleLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleUnsignedLongLong launches reduceMinSingle<unsigned long long> (cub.cu:673):
+// ReduceMinSingleUnsignedLongLong launches reduceMinSingle<unsigned long long> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n, unsigned long long init)
 func (k *Kernels) ReduceMinSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32, init uint64) error {
@@ -1111,7 +1111,7 @@ func (k *Kernels) ReduceMinSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buff
 	return k.kReduceMinSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleFloat launches reduceMinSingle<float> (cub.cu:673):
+// ReduceMinSingleFloat launches reduceMinSingle<float> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<float>(const float * in, float * out, int n, float init)
 func (k *Kernels) ReduceMinSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32, init float32) error {
@@ -1123,7 +1123,7 @@ func (k *Kernels) ReduceMinSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32]
 	return k.kReduceMinSingleFloat.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleDouble launches reduceMinSingle<double> (cub.cu:673):
+// ReduceMinSingleDouble launches reduceMinSingle<double> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<double>(const double * in, double * out, int n, double init)
 func (k *Kernels) ReduceMinSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32, init float64) error {
@@ -1135,7 +1135,7 @@ func (k *Kernels) ReduceMinSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64
 	return k.kReduceMinSingleDouble.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleSignedChar launches reduceMinSingle<signed char> (cub.cu:673):
+// ReduceMinSingleSignedChar launches reduceMinSingle<signed char> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<signed char>(const signed char * in, signed char * out, int n, signed char init)
 func (k *Kernels) ReduceMinSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], out *cuda.Buffer[int8], n int32, init int8) error {
@@ -1147,7 +1147,7 @@ func (k *Kernels) ReduceMinSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int
 	return k.kReduceMinSingleSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleUnsignedChar launches reduceMinSingle<unsigned char> (cub.cu:673):
+// ReduceMinSingleUnsignedChar launches reduceMinSingle<unsigned char> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<unsigned char>(const unsigned char * in, unsigned char * out, int n, unsigned char init)
 func (k *Kernels) ReduceMinSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], out *cuda.Buffer[uint8], n int32, init uint8) error {
@@ -1159,7 +1159,7 @@ func (k *Kernels) ReduceMinSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kReduceMinSingleUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleShort launches reduceMinSingle<short> (cub.cu:673):
+// ReduceMinSingleShort launches reduceMinSingle<short> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<short>(const short * in, short * out, int n, short init)
 func (k *Kernels) ReduceMinSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], out *cuda.Buffer[int16], n int32, init int16) error {
@@ -1171,7 +1171,7 @@ func (k *Kernels) ReduceMinSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], 
 	return k.kReduceMinSingleShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleUnsignedShort launches reduceMinSingle<unsigned short> (cub.cu:673):
+// ReduceMinSingleUnsignedShort launches reduceMinSingle<unsigned short> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<unsigned short>(const unsigned short * in, unsigned short * out, int n, unsigned short init)
 func (k *Kernels) ReduceMinSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], out *cuda.Buffer[uint16], n int32, init uint16) error {
@@ -1183,7 +1183,7 @@ func (k *Kernels) ReduceMinSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[
 	return k.kReduceMinSingleUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleHalf launches reduceMinSingle<__half> (cub.cu:673):
+// ReduceMinSingleHalf launches reduceMinSingle<__half> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<__half>(const __half * in, __half * out, int n, __half init)
 func (k *Kernels) ReduceMinSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], n int32, init cuda.Float16) error {
@@ -1195,7 +1195,7 @@ func (k *Kernels) ReduceMinSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Floa
 	return k.kReduceMinSingleHalf.LaunchFrame(cfg, &f)
 }
 
-// ReduceMinSingleNvBfloat16 launches reduceMinSingle<__nv_bfloat16> (cub.cu:673):
+// ReduceMinSingleNvBfloat16 launches reduceMinSingle<__nv_bfloat16> (cub.cu:713):
 //
 //	__global__ void reduceMinSingle<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, int n, __nv_bfloat16 init)
 func (k *Kernels) ReduceMinSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], n int32, init cuda.BFloat16) error {
@@ -1207,7 +1207,7 @@ func (k *Kernels) ReduceMinSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cud
 	return k.kReduceMinSingleNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesInt launches reduceMaxTiles<int> (cub.cu:678):
+// ReduceMaxTilesInt launches reduceMaxTiles<int> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<int>(const int * in, int * out, int n)
 func (k *Kernels) ReduceMaxTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32) error {
@@ -1218,7 +1218,7 @@ func (k *Kernels) ReduceMaxTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out
 	return k.kReduceMaxTilesInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesUnsignedInt launches reduceMaxTiles<unsigned int> (cub.cu:678):
+// ReduceMaxTilesUnsignedInt launches reduceMaxTiles<unsigned int> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<unsigned int>(const unsigned int * in, unsigned int * out, int n)
 func (k *Kernels) ReduceMaxTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32) error {
@@ -1229,7 +1229,7 @@ func (k *Kernels) ReduceMaxTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kReduceMaxTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesLongLong launches reduceMaxTiles<long long> (cub.cu:678):
+// ReduceMaxTilesLongLong launches reduceMaxTiles<long long> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<long long>(const long long * in, long long * out, int n)
 func (k *Kernels) ReduceMaxTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32) error {
@@ -1240,7 +1240,7 @@ func (k *Kernels) ReduceMaxTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64]
 	return k.kReduceMaxTilesLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesUnsignedLongLong launches reduceMaxTiles<unsigned long long> (cub.cu:678):
+// ReduceMaxTilesUnsignedLongLong launches reduceMaxTiles<unsigned long long> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n)
 func (k *Kernels) ReduceMaxTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32) error {
@@ -1251,7 +1251,7 @@ func (k *Kernels) ReduceMaxTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffe
 	return k.kReduceMaxTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesFloat launches reduceMaxTiles<float> (cub.cu:678):
+// ReduceMaxTilesFloat launches reduceMaxTiles<float> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<float>(const float * in, float * out, int n)
 func (k *Kernels) ReduceMaxTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32) error {
@@ -1262,7 +1262,7 @@ func (k *Kernels) ReduceMaxTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32],
 	return k.kReduceMaxTilesFloat.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesDouble launches reduceMaxTiles<double> (cub.cu:678):
+// ReduceMaxTilesDouble launches reduceMaxTiles<double> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<double>(const double * in, double * out, int n)
 func (k *Kernels) ReduceMaxTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32) error {
@@ -1273,7 +1273,7 @@ func (k *Kernels) ReduceMaxTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64]
 	return k.kReduceMaxTilesDouble.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesSignedChar launches reduceMaxTiles<signed char> (cub.cu:678):
+// ReduceMaxTilesSignedChar launches reduceMaxTiles<signed char> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<signed char>(const signed char * in, signed char * out, int n)
 func (k *Kernels) ReduceMaxTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], out *cuda.Buffer[int8], n int32) error {
@@ -1284,7 +1284,7 @@ func (k *Kernels) ReduceMaxTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8
 	return k.kReduceMaxTilesSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesUnsignedChar launches reduceMaxTiles<unsigned char> (cub.cu:678):
+// ReduceMaxTilesUnsignedChar launches reduceMaxTiles<unsigned char> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<unsigned char>(const unsigned char * in, unsigned char * out, int n)
 func (k *Kernels) ReduceMaxTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], out *cuda.Buffer[uint8], n int32) error {
@@ -1295,7 +1295,7 @@ func (k *Kernels) ReduceMaxTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[ui
 	return k.kReduceMaxTilesUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesShort launches reduceMaxTiles<short> (cub.cu:678):
+// ReduceMaxTilesShort launches reduceMaxTiles<short> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<short>(const short * in, short * out, int n)
 func (k *Kernels) ReduceMaxTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], out *cuda.Buffer[int16], n int32) error {
@@ -1306,7 +1306,7 @@ func (k *Kernels) ReduceMaxTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], o
 	return k.kReduceMaxTilesShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesUnsignedShort launches reduceMaxTiles<unsigned short> (cub.cu:678):
+// ReduceMaxTilesUnsignedShort launches reduceMaxTiles<unsigned short> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<unsigned short>(const unsigned short * in, unsigned short * out, int n)
 func (k *Kernels) ReduceMaxTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], out *cuda.Buffer[uint16], n int32) error {
@@ -1317,7 +1317,7 @@ func (k *Kernels) ReduceMaxTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kReduceMaxTilesUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesHalf launches reduceMaxTiles<__half> (cub.cu:678):
+// ReduceMaxTilesHalf launches reduceMaxTiles<__half> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<__half>(const __half * in, __half * out, int n)
 func (k *Kernels) ReduceMaxTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], n int32) error {
@@ -1328,7 +1328,7 @@ func (k *Kernels) ReduceMaxTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float
 	return k.kReduceMaxTilesHalf.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxTilesNvBfloat16 launches reduceMaxTiles<__nv_bfloat16> (cub.cu:678):
+// ReduceMaxTilesNvBfloat16 launches reduceMaxTiles<__nv_bfloat16> (cub.cu:718):
 //
 //	__global__ void reduceMaxTiles<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, int n)
 func (k *Kernels) ReduceMaxTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], n int32) error {
@@ -1339,7 +1339,7 @@ func (k *Kernels) ReduceMaxTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda
 	return k.kReduceMaxTilesNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleInt launches reduceMaxSingle<int> (cub.cu:683):
+// ReduceMaxSingleInt launches reduceMaxSingle<int> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<int>(const int * in, int * out, int n, int init)
 func (k *Kernels) ReduceMaxSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32, init int32) error {
@@ -1351,7 +1351,7 @@ func (k *Kernels) ReduceMaxSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], ou
 	return k.kReduceMaxSingleInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleUnsignedInt launches reduceMaxSingle<unsigned int> (cub.cu:683):
+// ReduceMaxSingleUnsignedInt launches reduceMaxSingle<unsigned int> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<unsigned int>(const unsigned int * in, unsigned int * out, int n, unsigned int init)
 func (k *Kernels) ReduceMaxSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32, init uint32) error {
@@ -1363,7 +1363,7 @@ func (k *Kernels) ReduceMaxSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[ui
 	return k.kReduceMaxSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleLongLong launches reduceMaxSingle<long long> (cub.cu:683):
+// ReduceMaxSingleLongLong launches reduceMaxSingle<long long> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<long long>(const long long * in, long long * out, int n, long long init)
 func (k *Kernels) ReduceMaxSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32, init int64) error {
@@ -1375,7 +1375,7 @@ func (k *Kernels) ReduceMaxSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64
 	return k.kReduceMaxSingleLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleUnsignedLongLong launches reduceMaxSingle<unsigned long long> (cub.cu:683):
+// ReduceMaxSingleUnsignedLongLong launches reduceMaxSingle<unsigned long long> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n, unsigned long long init)
 func (k *Kernels) ReduceMaxSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32, init uint64) error {
@@ -1387,7 +1387,7 @@ func (k *Kernels) ReduceMaxSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buff
 	return k.kReduceMaxSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleFloat launches reduceMaxSingle<float> (cub.cu:683):
+// ReduceMaxSingleFloat launches reduceMaxSingle<float> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<float>(const float * in, float * out, int n, float init)
 func (k *Kernels) ReduceMaxSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32, init float32) error {
@@ -1399,7 +1399,7 @@ func (k *Kernels) ReduceMaxSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32]
 	return k.kReduceMaxSingleFloat.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleDouble launches reduceMaxSingle<double> (cub.cu:683):
+// ReduceMaxSingleDouble launches reduceMaxSingle<double> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<double>(const double * in, double * out, int n, double init)
 func (k *Kernels) ReduceMaxSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32, init float64) error {
@@ -1411,7 +1411,7 @@ func (k *Kernels) ReduceMaxSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64
 	return k.kReduceMaxSingleDouble.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleSignedChar launches reduceMaxSingle<signed char> (cub.cu:683):
+// ReduceMaxSingleSignedChar launches reduceMaxSingle<signed char> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<signed char>(const signed char * in, signed char * out, int n, signed char init)
 func (k *Kernels) ReduceMaxSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], out *cuda.Buffer[int8], n int32, init int8) error {
@@ -1423,7 +1423,7 @@ func (k *Kernels) ReduceMaxSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int
 	return k.kReduceMaxSingleSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleUnsignedChar launches reduceMaxSingle<unsigned char> (cub.cu:683):
+// ReduceMaxSingleUnsignedChar launches reduceMaxSingle<unsigned char> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<unsigned char>(const unsigned char * in, unsigned char * out, int n, unsigned char init)
 func (k *Kernels) ReduceMaxSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], out *cuda.Buffer[uint8], n int32, init uint8) error {
@@ -1435,7 +1435,7 @@ func (k *Kernels) ReduceMaxSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kReduceMaxSingleUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleShort launches reduceMaxSingle<short> (cub.cu:683):
+// ReduceMaxSingleShort launches reduceMaxSingle<short> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<short>(const short * in, short * out, int n, short init)
 func (k *Kernels) ReduceMaxSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], out *cuda.Buffer[int16], n int32, init int16) error {
@@ -1447,7 +1447,7 @@ func (k *Kernels) ReduceMaxSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], 
 	return k.kReduceMaxSingleShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleUnsignedShort launches reduceMaxSingle<unsigned short> (cub.cu:683):
+// ReduceMaxSingleUnsignedShort launches reduceMaxSingle<unsigned short> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<unsigned short>(const unsigned short * in, unsigned short * out, int n, unsigned short init)
 func (k *Kernels) ReduceMaxSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], out *cuda.Buffer[uint16], n int32, init uint16) error {
@@ -1459,7 +1459,7 @@ func (k *Kernels) ReduceMaxSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[
 	return k.kReduceMaxSingleUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleHalf launches reduceMaxSingle<__half> (cub.cu:683):
+// ReduceMaxSingleHalf launches reduceMaxSingle<__half> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<__half>(const __half * in, __half * out, int n, __half init)
 func (k *Kernels) ReduceMaxSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], n int32, init cuda.Float16) error {
@@ -1471,7 +1471,7 @@ func (k *Kernels) ReduceMaxSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Floa
 	return k.kReduceMaxSingleHalf.LaunchFrame(cfg, &f)
 }
 
-// ReduceMaxSingleNvBfloat16 launches reduceMaxSingle<__nv_bfloat16> (cub.cu:683):
+// ReduceMaxSingleNvBfloat16 launches reduceMaxSingle<__nv_bfloat16> (cub.cu:723):
 //
 //	__global__ void reduceMaxSingle<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, int n, __nv_bfloat16 init)
 func (k *Kernels) ReduceMaxSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], n int32, init cuda.BFloat16) error {
@@ -1483,7 +1483,7 @@ func (k *Kernels) ReduceMaxSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cud
 	return k.kReduceMaxSingleNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesInt launches argMinTiles<int> (cub.cu:688):
+// ArgMinTilesInt launches argMinTiles<int> (cub.cu:728):
 //
 //	__global__ void argMinTiles<int>(const int * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], partials *cuda.Buffer[byte], n int32) error {
@@ -1494,7 +1494,7 @@ func (k *Kernels) ArgMinTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], partia
 	return k.kArgMinTilesInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesUnsignedInt launches argMinTiles<unsigned int> (cub.cu:688):
+// ArgMinTilesUnsignedInt launches argMinTiles<unsigned int> (cub.cu:728):
 //
 //	__global__ void argMinTiles<unsigned int>(const unsigned int * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], partials *cuda.Buffer[byte], n int32) error {
@@ -1505,7 +1505,7 @@ func (k *Kernels) ArgMinTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32
 	return k.kArgMinTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesLongLong launches argMinTiles<long long> (cub.cu:688):
+// ArgMinTilesLongLong launches argMinTiles<long long> (cub.cu:728):
 //
 //	__global__ void argMinTiles<long long>(const long long * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], partials *cuda.Buffer[byte], n int32) error {
@@ -1516,7 +1516,7 @@ func (k *Kernels) ArgMinTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], p
 	return k.kArgMinTilesLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesUnsignedLongLong launches argMinTiles<unsigned long long> (cub.cu:688):
+// ArgMinTilesUnsignedLongLong launches argMinTiles<unsigned long long> (cub.cu:728):
 //
 //	__global__ void argMinTiles<unsigned long long>(const unsigned long long * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], partials *cuda.Buffer[byte], n int32) error {
@@ -1527,7 +1527,7 @@ func (k *Kernels) ArgMinTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kArgMinTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesFloat launches argMinTiles<float> (cub.cu:688):
+// ArgMinTilesFloat launches argMinTiles<float> (cub.cu:728):
 //
 //	__global__ void argMinTiles<float>(const float * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], partials *cuda.Buffer[byte], n int32) error {
@@ -1538,7 +1538,7 @@ func (k *Kernels) ArgMinTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], pa
 	return k.kArgMinTilesFloat.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesDouble launches argMinTiles<double> (cub.cu:688):
+// ArgMinTilesDouble launches argMinTiles<double> (cub.cu:728):
 //
 //	__global__ void argMinTiles<double>(const double * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], partials *cuda.Buffer[byte], n int32) error {
@@ -1549,7 +1549,7 @@ func (k *Kernels) ArgMinTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], p
 	return k.kArgMinTilesDouble.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesSignedChar launches argMinTiles<signed char> (cub.cu:688):
+// ArgMinTilesSignedChar launches argMinTiles<signed char> (cub.cu:728):
 //
 //	__global__ void argMinTiles<signed char>(const signed char * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], partials *cuda.Buffer[byte], n int32) error {
@@ -1560,7 +1560,7 @@ func (k *Kernels) ArgMinTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], 
 	return k.kArgMinTilesSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesUnsignedChar launches argMinTiles<unsigned char> (cub.cu:688):
+// ArgMinTilesUnsignedChar launches argMinTiles<unsigned char> (cub.cu:728):
 //
 //	__global__ void argMinTiles<unsigned char>(const unsigned char * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], partials *cuda.Buffer[byte], n int32) error {
@@ -1571,7 +1571,7 @@ func (k *Kernels) ArgMinTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8
 	return k.kArgMinTilesUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesShort launches argMinTiles<short> (cub.cu:688):
+// ArgMinTilesShort launches argMinTiles<short> (cub.cu:728):
 //
 //	__global__ void argMinTiles<short>(const short * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], partials *cuda.Buffer[byte], n int32) error {
@@ -1582,7 +1582,7 @@ func (k *Kernels) ArgMinTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], part
 	return k.kArgMinTilesShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesUnsignedShort launches argMinTiles<unsigned short> (cub.cu:688):
+// ArgMinTilesUnsignedShort launches argMinTiles<unsigned short> (cub.cu:728):
 //
 //	__global__ void argMinTiles<unsigned short>(const unsigned short * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], partials *cuda.Buffer[byte], n int32) error {
@@ -1593,7 +1593,7 @@ func (k *Kernels) ArgMinTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kArgMinTilesUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesHalf launches argMinTiles<__half> (cub.cu:688):
+// ArgMinTilesHalf launches argMinTiles<__half> (cub.cu:728):
 //
 //	__global__ void argMinTiles<__half>(const __half * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], partials *cuda.Buffer[byte], n int32) error {
@@ -1604,7 +1604,7 @@ func (k *Kernels) ArgMinTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16]
 	return k.kArgMinTilesHalf.LaunchFrame(cfg, &f)
 }
 
-// ArgMinTilesNvBfloat16 launches argMinTiles<__nv_bfloat16> (cub.cu:688):
+// ArgMinTilesNvBfloat16 launches argMinTiles<__nv_bfloat16> (cub.cu:728):
 //
 //	__global__ void argMinTiles<__nv_bfloat16>(const __nv_bfloat16 * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], partials *cuda.Buffer[byte], n int32) error {
@@ -1615,7 +1615,7 @@ func (k *Kernels) ArgMinTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BF
 	return k.kArgMinTilesNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleInt launches argMinSingle<int> (cub.cu:693):
+// ArgMinSingleInt launches argMinSingle<int> (cub.cu:733):
 //
 //	__global__ void argMinSingle<int>(const int * in, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMinSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
@@ -1628,7 +1628,7 @@ func (k *Kernels) ArgMinSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], index
 	return k.kArgMinSingleInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleUnsignedInt launches argMinSingle<unsigned int> (cub.cu:693):
+// ArgMinSingleUnsignedInt launches argMinSingle<unsigned int> (cub.cu:733):
 //
 //	__global__ void argMinSingle<unsigned int>(const unsigned int * in, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMinSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
@@ -1641,7 +1641,7 @@ func (k *Kernels) ArgMinSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint3
 	return k.kArgMinSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleLongLong launches argMinSingle<long long> (cub.cu:693):
+// ArgMinSingleLongLong launches argMinSingle<long long> (cub.cu:733):
 //
 //	__global__ void argMinSingle<long long>(const long long * in, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMinSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
@@ -1654,7 +1654,7 @@ func (k *Kernels) ArgMinSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], 
 	return k.kArgMinSingleLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleUnsignedLongLong launches argMinSingle<unsigned long long> (cub.cu:693):
+// ArgMinSingleUnsignedLongLong launches argMinSingle<unsigned long long> (cub.cu:733):
 //
 //	__global__ void argMinSingle<unsigned long long>(const unsigned long long * in, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMinSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
@@ -1667,7 +1667,7 @@ func (k *Kernels) ArgMinSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[
 	return k.kArgMinSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleFloat launches argMinSingle<float> (cub.cu:693):
+// ArgMinSingleFloat launches argMinSingle<float> (cub.cu:733):
 //
 //	__global__ void argMinSingle<float>(const float * in, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMinSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
@@ -1680,7 +1680,7 @@ func (k *Kernels) ArgMinSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], i
 	return k.kArgMinSingleFloat.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleDouble launches argMinSingle<double> (cub.cu:693):
+// ArgMinSingleDouble launches argMinSingle<double> (cub.cu:733):
 //
 //	__global__ void argMinSingle<double>(const double * in, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMinSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
@@ -1693,7 +1693,7 @@ func (k *Kernels) ArgMinSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], 
 	return k.kArgMinSingleDouble.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleSignedChar launches argMinSingle<signed char> (cub.cu:693):
+// ArgMinSingleSignedChar launches argMinSingle<signed char> (cub.cu:733):
 //
 //	__global__ void argMinSingle<signed char>(const signed char * in, int * index, signed char * value, int n, signed char empty)
 func (k *Kernels) ArgMinSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], index *cuda.Buffer[int32], value *cuda.Buffer[int8], n int32, empty int8) error {
@@ -1706,7 +1706,7 @@ func (k *Kernels) ArgMinSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int8],
 	return k.kArgMinSingleSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleUnsignedChar launches argMinSingle<unsigned char> (cub.cu:693):
+// ArgMinSingleUnsignedChar launches argMinSingle<unsigned char> (cub.cu:733):
 //
 //	__global__ void argMinSingle<unsigned char>(const unsigned char * in, int * index, unsigned char * value, int n, unsigned char empty)
 func (k *Kernels) ArgMinSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], index *cuda.Buffer[int32], value *cuda.Buffer[uint8], n int32, empty uint8) error {
@@ -1719,7 +1719,7 @@ func (k *Kernels) ArgMinSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kArgMinSingleUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleShort launches argMinSingle<short> (cub.cu:693):
+// ArgMinSingleShort launches argMinSingle<short> (cub.cu:733):
 //
 //	__global__ void argMinSingle<short>(const short * in, int * index, short * value, int n, short empty)
 func (k *Kernels) ArgMinSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], index *cuda.Buffer[int32], value *cuda.Buffer[int16], n int32, empty int16) error {
@@ -1732,7 +1732,7 @@ func (k *Kernels) ArgMinSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], ind
 	return k.kArgMinSingleShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleUnsignedShort launches argMinSingle<unsigned short> (cub.cu:693):
+// ArgMinSingleUnsignedShort launches argMinSingle<unsigned short> (cub.cu:733):
 //
 //	__global__ void argMinSingle<unsigned short>(const unsigned short * in, int * index, unsigned short * value, int n, unsigned short empty)
 func (k *Kernels) ArgMinSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], index *cuda.Buffer[int32], value *cuda.Buffer[uint16], n int32, empty uint16) error {
@@ -1745,7 +1745,7 @@ func (k *Kernels) ArgMinSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kArgMinSingleUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleHalf launches argMinSingle<__half> (cub.cu:693):
+// ArgMinSingleHalf launches argMinSingle<__half> (cub.cu:733):
 //
 //	__global__ void argMinSingle<__half>(const __half * in, int * index, __half * value, int n, __half empty)
 func (k *Kernels) ArgMinSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.Float16], n int32, empty cuda.Float16) error {
@@ -1758,7 +1758,7 @@ func (k *Kernels) ArgMinSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16
 	return k.kArgMinSingleHalf.LaunchFrame(cfg, &f)
 }
 
-// ArgMinSingleNvBfloat16 launches argMinSingle<__nv_bfloat16> (cub.cu:693):
+// ArgMinSingleNvBfloat16 launches argMinSingle<__nv_bfloat16> (cub.cu:733):
 //
 //	__global__ void argMinSingle<__nv_bfloat16>(const __nv_bfloat16 * in, int * index, __nv_bfloat16 * value, int n, __nv_bfloat16 empty)
 func (k *Kernels) ArgMinSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.BFloat16], n int32, empty cuda.BFloat16) error {
@@ -1771,7 +1771,7 @@ func (k *Kernels) ArgMinSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.B
 	return k.kArgMinSingleNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsInt launches argMinPartials<int> (cub.cu:698):
+// ArgMinPartialsInt launches argMinPartials<int> (cub.cu:738):
 //
 //	__global__ void argMinPartials<int>(const void * partials, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMinPartialsInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
@@ -1784,7 +1784,7 @@ func (k *Kernels) ArgMinPartialsInt(cfg cuda.Config, partials *cuda.Buffer[byte]
 	return k.kArgMinPartialsInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsUnsignedInt launches argMinPartials<unsigned int> (cub.cu:698):
+// ArgMinPartialsUnsignedInt launches argMinPartials<unsigned int> (cub.cu:738):
 //
 //	__global__ void argMinPartials<unsigned int>(const void * partials, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMinPartialsUnsignedInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
@@ -1797,7 +1797,7 @@ func (k *Kernels) ArgMinPartialsUnsignedInt(cfg cuda.Config, partials *cuda.Buff
 	return k.kArgMinPartialsUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsLongLong launches argMinPartials<long long> (cub.cu:698):
+// ArgMinPartialsLongLong launches argMinPartials<long long> (cub.cu:738):
 //
 //	__global__ void argMinPartials<long long>(const void * partials, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMinPartialsLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
@@ -1810,7 +1810,7 @@ func (k *Kernels) ArgMinPartialsLongLong(cfg cuda.Config, partials *cuda.Buffer[
 	return k.kArgMinPartialsLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsUnsignedLongLong launches argMinPartials<unsigned long long> (cub.cu:698):
+// ArgMinPartialsUnsignedLongLong launches argMinPartials<unsigned long long> (cub.cu:738):
 //
 //	__global__ void argMinPartials<unsigned long long>(const void * partials, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMinPartialsUnsignedLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
@@ -1823,7 +1823,7 @@ func (k *Kernels) ArgMinPartialsUnsignedLongLong(cfg cuda.Config, partials *cuda
 	return k.kArgMinPartialsUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsFloat launches argMinPartials<float> (cub.cu:698):
+// ArgMinPartialsFloat launches argMinPartials<float> (cub.cu:738):
 //
 //	__global__ void argMinPartials<float>(const void * partials, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMinPartialsFloat(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
@@ -1836,7 +1836,7 @@ func (k *Kernels) ArgMinPartialsFloat(cfg cuda.Config, partials *cuda.Buffer[byt
 	return k.kArgMinPartialsFloat.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsDouble launches argMinPartials<double> (cub.cu:698):
+// ArgMinPartialsDouble launches argMinPartials<double> (cub.cu:738):
 //
 //	__global__ void argMinPartials<double>(const void * partials, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMinPartialsDouble(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
@@ -1849,7 +1849,7 @@ func (k *Kernels) ArgMinPartialsDouble(cfg cuda.Config, partials *cuda.Buffer[by
 	return k.kArgMinPartialsDouble.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsSignedChar launches argMinPartials<signed char> (cub.cu:698):
+// ArgMinPartialsSignedChar launches argMinPartials<signed char> (cub.cu:738):
 //
 //	__global__ void argMinPartials<signed char>(const void * partials, int * index, signed char * value, int n, signed char empty)
 func (k *Kernels) ArgMinPartialsSignedChar(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int8], n int32, empty int8) error {
@@ -1862,7 +1862,7 @@ func (k *Kernels) ArgMinPartialsSignedChar(cfg cuda.Config, partials *cuda.Buffe
 	return k.kArgMinPartialsSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsUnsignedChar launches argMinPartials<unsigned char> (cub.cu:698):
+// ArgMinPartialsUnsignedChar launches argMinPartials<unsigned char> (cub.cu:738):
 //
 //	__global__ void argMinPartials<unsigned char>(const void * partials, int * index, unsigned char * value, int n, unsigned char empty)
 func (k *Kernels) ArgMinPartialsUnsignedChar(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint8], n int32, empty uint8) error {
@@ -1875,7 +1875,7 @@ func (k *Kernels) ArgMinPartialsUnsignedChar(cfg cuda.Config, partials *cuda.Buf
 	return k.kArgMinPartialsUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsShort launches argMinPartials<short> (cub.cu:698):
+// ArgMinPartialsShort launches argMinPartials<short> (cub.cu:738):
 //
 //	__global__ void argMinPartials<short>(const void * partials, int * index, short * value, int n, short empty)
 func (k *Kernels) ArgMinPartialsShort(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int16], n int32, empty int16) error {
@@ -1888,7 +1888,7 @@ func (k *Kernels) ArgMinPartialsShort(cfg cuda.Config, partials *cuda.Buffer[byt
 	return k.kArgMinPartialsShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsUnsignedShort launches argMinPartials<unsigned short> (cub.cu:698):
+// ArgMinPartialsUnsignedShort launches argMinPartials<unsigned short> (cub.cu:738):
 //
 //	__global__ void argMinPartials<unsigned short>(const void * partials, int * index, unsigned short * value, int n, unsigned short empty)
 func (k *Kernels) ArgMinPartialsUnsignedShort(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint16], n int32, empty uint16) error {
@@ -1901,7 +1901,7 @@ func (k *Kernels) ArgMinPartialsUnsignedShort(cfg cuda.Config, partials *cuda.Bu
 	return k.kArgMinPartialsUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsHalf launches argMinPartials<__half> (cub.cu:698):
+// ArgMinPartialsHalf launches argMinPartials<__half> (cub.cu:738):
 //
 //	__global__ void argMinPartials<__half>(const void * partials, int * index, __half * value, int n, __half empty)
 func (k *Kernels) ArgMinPartialsHalf(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.Float16], n int32, empty cuda.Float16) error {
@@ -1914,7 +1914,7 @@ func (k *Kernels) ArgMinPartialsHalf(cfg cuda.Config, partials *cuda.Buffer[byte
 	return k.kArgMinPartialsHalf.LaunchFrame(cfg, &f)
 }
 
-// ArgMinPartialsNvBfloat16 launches argMinPartials<__nv_bfloat16> (cub.cu:698):
+// ArgMinPartialsNvBfloat16 launches argMinPartials<__nv_bfloat16> (cub.cu:738):
 //
 //	__global__ void argMinPartials<__nv_bfloat16>(const void * partials, int * index, __nv_bfloat16 * value, int n, __nv_bfloat16 empty)
 func (k *Kernels) ArgMinPartialsNvBfloat16(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.BFloat16], n int32, empty cuda.BFloat16) error {
@@ -1927,7 +1927,7 @@ func (k *Kernels) ArgMinPartialsNvBfloat16(cfg cuda.Config, partials *cuda.Buffe
 	return k.kArgMinPartialsNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesInt launches argMaxTiles<int> (cub.cu:703):
+// ArgMaxTilesInt launches argMaxTiles<int> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<int>(const int * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], partials *cuda.Buffer[byte], n int32) error {
@@ -1938,7 +1938,7 @@ func (k *Kernels) ArgMaxTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], partia
 	return k.kArgMaxTilesInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesUnsignedInt launches argMaxTiles<unsigned int> (cub.cu:703):
+// ArgMaxTilesUnsignedInt launches argMaxTiles<unsigned int> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<unsigned int>(const unsigned int * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], partials *cuda.Buffer[byte], n int32) error {
@@ -1949,7 +1949,7 @@ func (k *Kernels) ArgMaxTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32
 	return k.kArgMaxTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesLongLong launches argMaxTiles<long long> (cub.cu:703):
+// ArgMaxTilesLongLong launches argMaxTiles<long long> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<long long>(const long long * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], partials *cuda.Buffer[byte], n int32) error {
@@ -1960,7 +1960,7 @@ func (k *Kernels) ArgMaxTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], p
 	return k.kArgMaxTilesLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesUnsignedLongLong launches argMaxTiles<unsigned long long> (cub.cu:703):
+// ArgMaxTilesUnsignedLongLong launches argMaxTiles<unsigned long long> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<unsigned long long>(const unsigned long long * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], partials *cuda.Buffer[byte], n int32) error {
@@ -1971,7 +1971,7 @@ func (k *Kernels) ArgMaxTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kArgMaxTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesFloat launches argMaxTiles<float> (cub.cu:703):
+// ArgMaxTilesFloat launches argMaxTiles<float> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<float>(const float * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], partials *cuda.Buffer[byte], n int32) error {
@@ -1982,7 +1982,7 @@ func (k *Kernels) ArgMaxTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], pa
 	return k.kArgMaxTilesFloat.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesDouble launches argMaxTiles<double> (cub.cu:703):
+// ArgMaxTilesDouble launches argMaxTiles<double> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<double>(const double * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], partials *cuda.Buffer[byte], n int32) error {
@@ -1993,7 +1993,7 @@ func (k *Kernels) ArgMaxTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], p
 	return k.kArgMaxTilesDouble.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesSignedChar launches argMaxTiles<signed char> (cub.cu:703):
+// ArgMaxTilesSignedChar launches argMaxTiles<signed char> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<signed char>(const signed char * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], partials *cuda.Buffer[byte], n int32) error {
@@ -2004,7 +2004,7 @@ func (k *Kernels) ArgMaxTilesSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], 
 	return k.kArgMaxTilesSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesUnsignedChar launches argMaxTiles<unsigned char> (cub.cu:703):
+// ArgMaxTilesUnsignedChar launches argMaxTiles<unsigned char> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<unsigned char>(const unsigned char * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], partials *cuda.Buffer[byte], n int32) error {
@@ -2015,7 +2015,7 @@ func (k *Kernels) ArgMaxTilesUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8
 	return k.kArgMaxTilesUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesShort launches argMaxTiles<short> (cub.cu:703):
+// ArgMaxTilesShort launches argMaxTiles<short> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<short>(const short * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], partials *cuda.Buffer[byte], n int32) error {
@@ -2026,7 +2026,7 @@ func (k *Kernels) ArgMaxTilesShort(cfg cuda.Config, in *cuda.Buffer[int16], part
 	return k.kArgMaxTilesShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesUnsignedShort launches argMaxTiles<unsigned short> (cub.cu:703):
+// ArgMaxTilesUnsignedShort launches argMaxTiles<unsigned short> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<unsigned short>(const unsigned short * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], partials *cuda.Buffer[byte], n int32) error {
@@ -2037,7 +2037,7 @@ func (k *Kernels) ArgMaxTilesUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kArgMaxTilesUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesHalf launches argMaxTiles<__half> (cub.cu:703):
+// ArgMaxTilesHalf launches argMaxTiles<__half> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<__half>(const __half * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], partials *cuda.Buffer[byte], n int32) error {
@@ -2048,7 +2048,7 @@ func (k *Kernels) ArgMaxTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16]
 	return k.kArgMaxTilesHalf.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxTilesNvBfloat16 launches argMaxTiles<__nv_bfloat16> (cub.cu:703):
+// ArgMaxTilesNvBfloat16 launches argMaxTiles<__nv_bfloat16> (cub.cu:743):
 //
 //	__global__ void argMaxTiles<__nv_bfloat16>(const __nv_bfloat16 * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], partials *cuda.Buffer[byte], n int32) error {
@@ -2059,7 +2059,7 @@ func (k *Kernels) ArgMaxTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BF
 	return k.kArgMaxTilesNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleInt launches argMaxSingle<int> (cub.cu:708):
+// ArgMaxSingleInt launches argMaxSingle<int> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<int>(const int * in, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMaxSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
@@ -2072,7 +2072,7 @@ func (k *Kernels) ArgMaxSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], index
 	return k.kArgMaxSingleInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleUnsignedInt launches argMaxSingle<unsigned int> (cub.cu:708):
+// ArgMaxSingleUnsignedInt launches argMaxSingle<unsigned int> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<unsigned int>(const unsigned int * in, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMaxSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
@@ -2085,7 +2085,7 @@ func (k *Kernels) ArgMaxSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint3
 	return k.kArgMaxSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleLongLong launches argMaxSingle<long long> (cub.cu:708):
+// ArgMaxSingleLongLong launches argMaxSingle<long long> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<long long>(const long long * in, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMaxSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
@@ -2098,7 +2098,7 @@ func (k *Kernels) ArgMaxSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], 
 	return k.kArgMaxSingleLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleUnsignedLongLong launches argMaxSingle<unsigned long long> (cub.cu:708):
+// ArgMaxSingleUnsignedLongLong launches argMaxSingle<unsigned long long> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<unsigned long long>(const unsigned long long * in, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMaxSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
@@ -2111,7 +2111,7 @@ func (k *Kernels) ArgMaxSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[
 	return k.kArgMaxSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleFloat launches argMaxSingle<float> (cub.cu:708):
+// ArgMaxSingleFloat launches argMaxSingle<float> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<float>(const float * in, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMaxSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
@@ -2124,7 +2124,7 @@ func (k *Kernels) ArgMaxSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], i
 	return k.kArgMaxSingleFloat.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleDouble launches argMaxSingle<double> (cub.cu:708):
+// ArgMaxSingleDouble launches argMaxSingle<double> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<double>(const double * in, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMaxSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
@@ -2137,7 +2137,7 @@ func (k *Kernels) ArgMaxSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], 
 	return k.kArgMaxSingleDouble.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleSignedChar launches argMaxSingle<signed char> (cub.cu:708):
+// ArgMaxSingleSignedChar launches argMaxSingle<signed char> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<signed char>(const signed char * in, int * index, signed char * value, int n, signed char empty)
 func (k *Kernels) ArgMaxSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], index *cuda.Buffer[int32], value *cuda.Buffer[int8], n int32, empty int8) error {
@@ -2150,7 +2150,7 @@ func (k *Kernels) ArgMaxSingleSignedChar(cfg cuda.Config, in *cuda.Buffer[int8],
 	return k.kArgMaxSingleSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleUnsignedChar launches argMaxSingle<unsigned char> (cub.cu:708):
+// ArgMaxSingleUnsignedChar launches argMaxSingle<unsigned char> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<unsigned char>(const unsigned char * in, int * index, unsigned char * value, int n, unsigned char empty)
 func (k *Kernels) ArgMaxSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], index *cuda.Buffer[int32], value *cuda.Buffer[uint8], n int32, empty uint8) error {
@@ -2163,7 +2163,7 @@ func (k *Kernels) ArgMaxSingleUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kArgMaxSingleUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleShort launches argMaxSingle<short> (cub.cu:708):
+// ArgMaxSingleShort launches argMaxSingle<short> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<short>(const short * in, int * index, short * value, int n, short empty)
 func (k *Kernels) ArgMaxSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], index *cuda.Buffer[int32], value *cuda.Buffer[int16], n int32, empty int16) error {
@@ -2176,7 +2176,7 @@ func (k *Kernels) ArgMaxSingleShort(cfg cuda.Config, in *cuda.Buffer[int16], ind
 	return k.kArgMaxSingleShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleUnsignedShort launches argMaxSingle<unsigned short> (cub.cu:708):
+// ArgMaxSingleUnsignedShort launches argMaxSingle<unsigned short> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<unsigned short>(const unsigned short * in, int * index, unsigned short * value, int n, unsigned short empty)
 func (k *Kernels) ArgMaxSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], index *cuda.Buffer[int32], value *cuda.Buffer[uint16], n int32, empty uint16) error {
@@ -2189,7 +2189,7 @@ func (k *Kernels) ArgMaxSingleUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kArgMaxSingleUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleHalf launches argMaxSingle<__half> (cub.cu:708):
+// ArgMaxSingleHalf launches argMaxSingle<__half> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<__half>(const __half * in, int * index, __half * value, int n, __half empty)
 func (k *Kernels) ArgMaxSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.Float16], n int32, empty cuda.Float16) error {
@@ -2202,7 +2202,7 @@ func (k *Kernels) ArgMaxSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16
 	return k.kArgMaxSingleHalf.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxSingleNvBfloat16 launches argMaxSingle<__nv_bfloat16> (cub.cu:708):
+// ArgMaxSingleNvBfloat16 launches argMaxSingle<__nv_bfloat16> (cub.cu:748):
 //
 //	__global__ void argMaxSingle<__nv_bfloat16>(const __nv_bfloat16 * in, int * index, __nv_bfloat16 * value, int n, __nv_bfloat16 empty)
 func (k *Kernels) ArgMaxSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.BFloat16], n int32, empty cuda.BFloat16) error {
@@ -2215,7 +2215,7 @@ func (k *Kernels) ArgMaxSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.B
 	return k.kArgMaxSingleNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsInt launches argMaxPartials<int> (cub.cu:713):
+// ArgMaxPartialsInt launches argMaxPartials<int> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<int>(const void * partials, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMaxPartialsInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
@@ -2228,7 +2228,7 @@ func (k *Kernels) ArgMaxPartialsInt(cfg cuda.Config, partials *cuda.Buffer[byte]
 	return k.kArgMaxPartialsInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsUnsignedInt launches argMaxPartials<unsigned int> (cub.cu:713):
+// ArgMaxPartialsUnsignedInt launches argMaxPartials<unsigned int> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<unsigned int>(const void * partials, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMaxPartialsUnsignedInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
@@ -2241,7 +2241,7 @@ func (k *Kernels) ArgMaxPartialsUnsignedInt(cfg cuda.Config, partials *cuda.Buff
 	return k.kArgMaxPartialsUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsLongLong launches argMaxPartials<long long> (cub.cu:713):
+// ArgMaxPartialsLongLong launches argMaxPartials<long long> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<long long>(const void * partials, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMaxPartialsLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
@@ -2254,7 +2254,7 @@ func (k *Kernels) ArgMaxPartialsLongLong(cfg cuda.Config, partials *cuda.Buffer[
 	return k.kArgMaxPartialsLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsUnsignedLongLong launches argMaxPartials<unsigned long long> (cub.cu:713):
+// ArgMaxPartialsUnsignedLongLong launches argMaxPartials<unsigned long long> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<unsigned long long>(const void * partials, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMaxPartialsUnsignedLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
@@ -2267,7 +2267,7 @@ func (k *Kernels) ArgMaxPartialsUnsignedLongLong(cfg cuda.Config, partials *cuda
 	return k.kArgMaxPartialsUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsFloat launches argMaxPartials<float> (cub.cu:713):
+// ArgMaxPartialsFloat launches argMaxPartials<float> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<float>(const void * partials, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMaxPartialsFloat(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
@@ -2280,7 +2280,7 @@ func (k *Kernels) ArgMaxPartialsFloat(cfg cuda.Config, partials *cuda.Buffer[byt
 	return k.kArgMaxPartialsFloat.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsDouble launches argMaxPartials<double> (cub.cu:713):
+// ArgMaxPartialsDouble launches argMaxPartials<double> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<double>(const void * partials, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMaxPartialsDouble(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
@@ -2293,7 +2293,7 @@ func (k *Kernels) ArgMaxPartialsDouble(cfg cuda.Config, partials *cuda.Buffer[by
 	return k.kArgMaxPartialsDouble.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsSignedChar launches argMaxPartials<signed char> (cub.cu:713):
+// ArgMaxPartialsSignedChar launches argMaxPartials<signed char> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<signed char>(const void * partials, int * index, signed char * value, int n, signed char empty)
 func (k *Kernels) ArgMaxPartialsSignedChar(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int8], n int32, empty int8) error {
@@ -2306,7 +2306,7 @@ func (k *Kernels) ArgMaxPartialsSignedChar(cfg cuda.Config, partials *cuda.Buffe
 	return k.kArgMaxPartialsSignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsUnsignedChar launches argMaxPartials<unsigned char> (cub.cu:713):
+// ArgMaxPartialsUnsignedChar launches argMaxPartials<unsigned char> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<unsigned char>(const void * partials, int * index, unsigned char * value, int n, unsigned char empty)
 func (k *Kernels) ArgMaxPartialsUnsignedChar(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint8], n int32, empty uint8) error {
@@ -2319,7 +2319,7 @@ func (k *Kernels) ArgMaxPartialsUnsignedChar(cfg cuda.Config, partials *cuda.Buf
 	return k.kArgMaxPartialsUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsShort launches argMaxPartials<short> (cub.cu:713):
+// ArgMaxPartialsShort launches argMaxPartials<short> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<short>(const void * partials, int * index, short * value, int n, short empty)
 func (k *Kernels) ArgMaxPartialsShort(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int16], n int32, empty int16) error {
@@ -2332,7 +2332,7 @@ func (k *Kernels) ArgMaxPartialsShort(cfg cuda.Config, partials *cuda.Buffer[byt
 	return k.kArgMaxPartialsShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsUnsignedShort launches argMaxPartials<unsigned short> (cub.cu:713):
+// ArgMaxPartialsUnsignedShort launches argMaxPartials<unsigned short> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<unsigned short>(const void * partials, int * index, unsigned short * value, int n, unsigned short empty)
 func (k *Kernels) ArgMaxPartialsUnsignedShort(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint16], n int32, empty uint16) error {
@@ -2345,7 +2345,7 @@ func (k *Kernels) ArgMaxPartialsUnsignedShort(cfg cuda.Config, partials *cuda.Bu
 	return k.kArgMaxPartialsUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsHalf launches argMaxPartials<__half> (cub.cu:713):
+// ArgMaxPartialsHalf launches argMaxPartials<__half> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<__half>(const void * partials, int * index, __half * value, int n, __half empty)
 func (k *Kernels) ArgMaxPartialsHalf(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.Float16], n int32, empty cuda.Float16) error {
@@ -2358,7 +2358,7 @@ func (k *Kernels) ArgMaxPartialsHalf(cfg cuda.Config, partials *cuda.Buffer[byte
 	return k.kArgMaxPartialsHalf.LaunchFrame(cfg, &f)
 }
 
-// ArgMaxPartialsNvBfloat16 launches argMaxPartials<__nv_bfloat16> (cub.cu:713):
+// ArgMaxPartialsNvBfloat16 launches argMaxPartials<__nv_bfloat16> (cub.cu:753):
 //
 //	__global__ void argMaxPartials<__nv_bfloat16>(const void * partials, int * index, __nv_bfloat16 * value, int n, __nv_bfloat16 empty)
 func (k *Kernels) ArgMaxPartialsNvBfloat16(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[cuda.BFloat16], n int32, empty cuda.BFloat16) error {
@@ -2371,7 +2371,7 @@ func (k *Kernels) ArgMaxPartialsNvBfloat16(cfg cuda.Config, partials *cuda.Buffe
 	return k.kArgMaxPartialsNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscInt launches sortHistogramAsc<int> (cub.cu:736):
+// SortHistogramAscInt launches sortHistogramAsc<int> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<int>(int * bins, const int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int32], n int32, beginBit int32, endBit int32) error {
@@ -2384,7 +2384,7 @@ func (k *Kernels) SortHistogramAscInt(cfg cuda.Config, bins *cuda.Buffer[int32],
 	return k.kSortHistogramAscInt.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscUnsignedInt launches sortHistogramAsc<unsigned int> (cub.cu:736):
+// SortHistogramAscUnsignedInt launches sortHistogramAsc<unsigned int> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<unsigned int>(int * bins, const unsigned int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscUnsignedInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint32], n int32, beginBit int32, endBit int32) error {
@@ -2397,7 +2397,7 @@ func (k *Kernels) SortHistogramAscUnsignedInt(cfg cuda.Config, bins *cuda.Buffer
 	return k.kSortHistogramAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscLongLong launches sortHistogramAsc<long long> (cub.cu:736):
+// SortHistogramAscLongLong launches sortHistogramAsc<long long> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<long long>(int * bins, const long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int64], n int32, beginBit int32, endBit int32) error {
@@ -2410,7 +2410,7 @@ func (k *Kernels) SortHistogramAscLongLong(cfg cuda.Config, bins *cuda.Buffer[in
 	return k.kSortHistogramAscLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscUnsignedLongLong launches sortHistogramAsc<unsigned long long> (cub.cu:736):
+// SortHistogramAscUnsignedLongLong launches sortHistogramAsc<unsigned long long> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<unsigned long long>(int * bins, const unsigned long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscUnsignedLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint64], n int32, beginBit int32, endBit int32) error {
@@ -2423,7 +2423,7 @@ func (k *Kernels) SortHistogramAscUnsignedLongLong(cfg cuda.Config, bins *cuda.B
 	return k.kSortHistogramAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscFloat launches sortHistogramAsc<float> (cub.cu:736):
+// SortHistogramAscFloat launches sortHistogramAsc<float> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<float>(int * bins, const float * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscFloat(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float32], n int32, beginBit int32, endBit int32) error {
@@ -2436,7 +2436,7 @@ func (k *Kernels) SortHistogramAscFloat(cfg cuda.Config, bins *cuda.Buffer[int32
 	return k.kSortHistogramAscFloat.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscDouble launches sortHistogramAsc<double> (cub.cu:736):
+// SortHistogramAscDouble launches sortHistogramAsc<double> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<double>(int * bins, const double * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscDouble(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float64], n int32, beginBit int32, endBit int32) error {
@@ -2449,7 +2449,7 @@ func (k *Kernels) SortHistogramAscDouble(cfg cuda.Config, bins *cuda.Buffer[int3
 	return k.kSortHistogramAscDouble.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscSignedChar launches sortHistogramAsc<signed char> (cub.cu:736):
+// SortHistogramAscSignedChar launches sortHistogramAsc<signed char> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<signed char>(int * bins, const signed char * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscSignedChar(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int8], n int32, beginBit int32, endBit int32) error {
@@ -2462,7 +2462,7 @@ func (k *Kernels) SortHistogramAscSignedChar(cfg cuda.Config, bins *cuda.Buffer[
 	return k.kSortHistogramAscSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscUnsignedChar launches sortHistogramAsc<unsigned char> (cub.cu:736):
+// SortHistogramAscUnsignedChar launches sortHistogramAsc<unsigned char> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<unsigned char>(int * bins, const unsigned char * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscUnsignedChar(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint8], n int32, beginBit int32, endBit int32) error {
@@ -2475,7 +2475,7 @@ func (k *Kernels) SortHistogramAscUnsignedChar(cfg cuda.Config, bins *cuda.Buffe
 	return k.kSortHistogramAscUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscShort launches sortHistogramAsc<short> (cub.cu:736):
+// SortHistogramAscShort launches sortHistogramAsc<short> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<short>(int * bins, const short * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscShort(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int16], n int32, beginBit int32, endBit int32) error {
@@ -2488,7 +2488,7 @@ func (k *Kernels) SortHistogramAscShort(cfg cuda.Config, bins *cuda.Buffer[int32
 	return k.kSortHistogramAscShort.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscUnsignedShort launches sortHistogramAsc<unsigned short> (cub.cu:736):
+// SortHistogramAscUnsignedShort launches sortHistogramAsc<unsigned short> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<unsigned short>(int * bins, const unsigned short * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscUnsignedShort(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint16], n int32, beginBit int32, endBit int32) error {
@@ -2501,7 +2501,7 @@ func (k *Kernels) SortHistogramAscUnsignedShort(cfg cuda.Config, bins *cuda.Buff
 	return k.kSortHistogramAscUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscHalf launches sortHistogramAsc<__half> (cub.cu:736):
+// SortHistogramAscHalf launches sortHistogramAsc<__half> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<__half>(int * bins, const __half * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscHalf(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[cuda.Float16], n int32, beginBit int32, endBit int32) error {
@@ -2514,7 +2514,7 @@ func (k *Kernels) SortHistogramAscHalf(cfg cuda.Config, bins *cuda.Buffer[int32]
 	return k.kSortHistogramAscHalf.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramAscNvBfloat16 launches sortHistogramAsc<__nv_bfloat16> (cub.cu:736):
+// SortHistogramAscNvBfloat16 launches sortHistogramAsc<__nv_bfloat16> (cub.cu:776):
 //
 //	__global__ void sortHistogramAsc<__nv_bfloat16>(int * bins, const __nv_bfloat16 * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscNvBfloat16(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[cuda.BFloat16], n int32, beginBit int32, endBit int32) error {
@@ -2527,7 +2527,7 @@ func (k *Kernels) SortHistogramAscNvBfloat16(cfg cuda.Config, bins *cuda.Buffer[
 	return k.kSortHistogramAscNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescInt launches sortHistogramDesc<int> (cub.cu:741):
+// SortHistogramDescInt launches sortHistogramDesc<int> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<int>(int * bins, const int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int32], n int32, beginBit int32, endBit int32) error {
@@ -2540,7 +2540,7 @@ func (k *Kernels) SortHistogramDescInt(cfg cuda.Config, bins *cuda.Buffer[int32]
 	return k.kSortHistogramDescInt.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescUnsignedInt launches sortHistogramDesc<unsigned int> (cub.cu:741):
+// SortHistogramDescUnsignedInt launches sortHistogramDesc<unsigned int> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<unsigned int>(int * bins, const unsigned int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescUnsignedInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint32], n int32, beginBit int32, endBit int32) error {
@@ -2553,7 +2553,7 @@ func (k *Kernels) SortHistogramDescUnsignedInt(cfg cuda.Config, bins *cuda.Buffe
 	return k.kSortHistogramDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescLongLong launches sortHistogramDesc<long long> (cub.cu:741):
+// SortHistogramDescLongLong launches sortHistogramDesc<long long> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<long long>(int * bins, const long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int64], n int32, beginBit int32, endBit int32) error {
@@ -2566,7 +2566,7 @@ func (k *Kernels) SortHistogramDescLongLong(cfg cuda.Config, bins *cuda.Buffer[i
 	return k.kSortHistogramDescLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescUnsignedLongLong launches sortHistogramDesc<unsigned long long> (cub.cu:741):
+// SortHistogramDescUnsignedLongLong launches sortHistogramDesc<unsigned long long> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<unsigned long long>(int * bins, const unsigned long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescUnsignedLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint64], n int32, beginBit int32, endBit int32) error {
@@ -2579,7 +2579,7 @@ func (k *Kernels) SortHistogramDescUnsignedLongLong(cfg cuda.Config, bins *cuda.
 	return k.kSortHistogramDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescFloat launches sortHistogramDesc<float> (cub.cu:741):
+// SortHistogramDescFloat launches sortHistogramDesc<float> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<float>(int * bins, const float * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescFloat(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float32], n int32, beginBit int32, endBit int32) error {
@@ -2592,7 +2592,7 @@ func (k *Kernels) SortHistogramDescFloat(cfg cuda.Config, bins *cuda.Buffer[int3
 	return k.kSortHistogramDescFloat.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescDouble launches sortHistogramDesc<double> (cub.cu:741):
+// SortHistogramDescDouble launches sortHistogramDesc<double> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<double>(int * bins, const double * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescDouble(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float64], n int32, beginBit int32, endBit int32) error {
@@ -2605,7 +2605,7 @@ func (k *Kernels) SortHistogramDescDouble(cfg cuda.Config, bins *cuda.Buffer[int
 	return k.kSortHistogramDescDouble.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescSignedChar launches sortHistogramDesc<signed char> (cub.cu:741):
+// SortHistogramDescSignedChar launches sortHistogramDesc<signed char> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<signed char>(int * bins, const signed char * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescSignedChar(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int8], n int32, beginBit int32, endBit int32) error {
@@ -2618,7 +2618,7 @@ func (k *Kernels) SortHistogramDescSignedChar(cfg cuda.Config, bins *cuda.Buffer
 	return k.kSortHistogramDescSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescUnsignedChar launches sortHistogramDesc<unsigned char> (cub.cu:741):
+// SortHistogramDescUnsignedChar launches sortHistogramDesc<unsigned char> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<unsigned char>(int * bins, const unsigned char * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescUnsignedChar(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint8], n int32, beginBit int32, endBit int32) error {
@@ -2631,7 +2631,7 @@ func (k *Kernels) SortHistogramDescUnsignedChar(cfg cuda.Config, bins *cuda.Buff
 	return k.kSortHistogramDescUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescShort launches sortHistogramDesc<short> (cub.cu:741):
+// SortHistogramDescShort launches sortHistogramDesc<short> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<short>(int * bins, const short * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescShort(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int16], n int32, beginBit int32, endBit int32) error {
@@ -2644,7 +2644,7 @@ func (k *Kernels) SortHistogramDescShort(cfg cuda.Config, bins *cuda.Buffer[int3
 	return k.kSortHistogramDescShort.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescUnsignedShort launches sortHistogramDesc<unsigned short> (cub.cu:741):
+// SortHistogramDescUnsignedShort launches sortHistogramDesc<unsigned short> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<unsigned short>(int * bins, const unsigned short * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescUnsignedShort(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint16], n int32, beginBit int32, endBit int32) error {
@@ -2657,7 +2657,7 @@ func (k *Kernels) SortHistogramDescUnsignedShort(cfg cuda.Config, bins *cuda.Buf
 	return k.kSortHistogramDescUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescHalf launches sortHistogramDesc<__half> (cub.cu:741):
+// SortHistogramDescHalf launches sortHistogramDesc<__half> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<__half>(int * bins, const __half * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescHalf(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[cuda.Float16], n int32, beginBit int32, endBit int32) error {
@@ -2670,7 +2670,7 @@ func (k *Kernels) SortHistogramDescHalf(cfg cuda.Config, bins *cuda.Buffer[int32
 	return k.kSortHistogramDescHalf.LaunchFrame(cfg, &f)
 }
 
-// SortHistogramDescNvBfloat16 launches sortHistogramDesc<__nv_bfloat16> (cub.cu:741):
+// SortHistogramDescNvBfloat16 launches sortHistogramDesc<__nv_bfloat16> (cub.cu:781):
 //
 //	__global__ void sortHistogramDesc<__nv_bfloat16>(int * bins, const __nv_bfloat16 * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescNvBfloat16(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[cuda.BFloat16], n int32, beginBit int32, endBit int32) error {
@@ -2683,7 +2683,7 @@ func (k *Kernels) SortHistogramDescNvBfloat16(cfg cuda.Config, bins *cuda.Buffer
 	return k.kSortHistogramDescNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscInt launches sortKeysAsc<int> (cub.cu:757):
+// SortKeysAscInt launches sortKeysAsc<int> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -2700,7 +2700,7 @@ func (k *Kernels) SortKeysAscInt(cfg cuda.Config, lookback *cuda.Buffer[int32], 
 	return k.kSortKeysAscInt.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscUnsignedInt launches sortKeysAsc<unsigned int> (cub.cu:757):
+// SortKeysAscUnsignedInt launches sortKeysAsc<unsigned int> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], n int32, bit int32, bits int32) error {
@@ -2717,7 +2717,7 @@ func (k *Kernels) SortKeysAscUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[
 	return k.kSortKeysAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscLongLong launches sortKeysAsc<long long> (cub.cu:757):
+// SortKeysAscLongLong launches sortKeysAsc<long long> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], n int32, bit int32, bits int32) error {
@@ -2734,7 +2734,7 @@ func (k *Kernels) SortKeysAscLongLong(cfg cuda.Config, lookback *cuda.Buffer[int
 	return k.kSortKeysAscLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscUnsignedLongLong launches sortKeysAsc<unsigned long long> (cub.cu:757):
+// SortKeysAscUnsignedLongLong launches sortKeysAsc<unsigned long long> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], n int32, bit int32, bits int32) error {
@@ -2751,7 +2751,7 @@ func (k *Kernels) SortKeysAscUnsignedLongLong(cfg cuda.Config, lookback *cuda.Bu
 	return k.kSortKeysAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscFloat launches sortKeysAsc<float> (cub.cu:757):
+// SortKeysAscFloat launches sortKeysAsc<float> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], n int32, bit int32, bits int32) error {
@@ -2768,7 +2768,7 @@ func (k *Kernels) SortKeysAscFloat(cfg cuda.Config, lookback *cuda.Buffer[int32]
 	return k.kSortKeysAscFloat.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscDouble launches sortKeysAsc<double> (cub.cu:757):
+// SortKeysAscDouble launches sortKeysAsc<double> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], n int32, bit int32, bits int32) error {
@@ -2785,7 +2785,7 @@ func (k *Kernels) SortKeysAscDouble(cfg cuda.Config, lookback *cuda.Buffer[int32
 	return k.kSortKeysAscDouble.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscSignedChar launches sortKeysAsc<signed char> (cub.cu:757):
+// SortKeysAscSignedChar launches sortKeysAsc<signed char> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<signed char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, signed char * keysOut, const signed char * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscSignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int8], keysIn *cuda.Buffer[int8], n int32, bit int32, bits int32) error {
@@ -2802,7 +2802,7 @@ func (k *Kernels) SortKeysAscSignedChar(cfg cuda.Config, lookback *cuda.Buffer[i
 	return k.kSortKeysAscSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscUnsignedChar launches sortKeysAsc<unsigned char> (cub.cu:757):
+// SortKeysAscUnsignedChar launches sortKeysAsc<unsigned char> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<unsigned char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned char * keysOut, const unsigned char * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscUnsignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint8], keysIn *cuda.Buffer[uint8], n int32, bit int32, bits int32) error {
@@ -2819,7 +2819,7 @@ func (k *Kernels) SortKeysAscUnsignedChar(cfg cuda.Config, lookback *cuda.Buffer
 	return k.kSortKeysAscUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscShort launches sortKeysAsc<short> (cub.cu:757):
+// SortKeysAscShort launches sortKeysAsc<short> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, short * keysOut, const short * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int16], keysIn *cuda.Buffer[int16], n int32, bit int32, bits int32) error {
@@ -2836,7 +2836,7 @@ func (k *Kernels) SortKeysAscShort(cfg cuda.Config, lookback *cuda.Buffer[int32]
 	return k.kSortKeysAscShort.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscUnsignedShort launches sortKeysAsc<unsigned short> (cub.cu:757):
+// SortKeysAscUnsignedShort launches sortKeysAsc<unsigned short> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<unsigned short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned short * keysOut, const unsigned short * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscUnsignedShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint16], keysIn *cuda.Buffer[uint16], n int32, bit int32, bits int32) error {
@@ -2853,7 +2853,7 @@ func (k *Kernels) SortKeysAscUnsignedShort(cfg cuda.Config, lookback *cuda.Buffe
 	return k.kSortKeysAscUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscHalf launches sortKeysAsc<__half> (cub.cu:757):
+// SortKeysAscHalf launches sortKeysAsc<__half> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<__half>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __half * keysOut, const __half * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscHalf(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.Float16], keysIn *cuda.Buffer[cuda.Float16], n int32, bit int32, bits int32) error {
@@ -2870,7 +2870,7 @@ func (k *Kernels) SortKeysAscHalf(cfg cuda.Config, lookback *cuda.Buffer[int32],
 	return k.kSortKeysAscHalf.LaunchFrame(cfg, &f)
 }
 
-// SortKeysAscNvBfloat16 launches sortKeysAsc<__nv_bfloat16> (cub.cu:757):
+// SortKeysAscNvBfloat16 launches sortKeysAsc<__nv_bfloat16> (cub.cu:797):
 //
 //	__global__ void sortKeysAsc<__nv_bfloat16>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __nv_bfloat16 * keysOut, const __nv_bfloat16 * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.BFloat16], keysIn *cuda.Buffer[cuda.BFloat16], n int32, bit int32, bits int32) error {
@@ -2887,7 +2887,7 @@ func (k *Kernels) SortKeysAscNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[i
 	return k.kSortKeysAscNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescInt launches sortKeysDesc<int> (cub.cu:763):
+// SortKeysDescInt launches sortKeysDesc<int> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -2904,7 +2904,7 @@ func (k *Kernels) SortKeysDescInt(cfg cuda.Config, lookback *cuda.Buffer[int32],
 	return k.kSortKeysDescInt.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescUnsignedInt launches sortKeysDesc<unsigned int> (cub.cu:763):
+// SortKeysDescUnsignedInt launches sortKeysDesc<unsigned int> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], n int32, bit int32, bits int32) error {
@@ -2921,7 +2921,7 @@ func (k *Kernels) SortKeysDescUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer
 	return k.kSortKeysDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescLongLong launches sortKeysDesc<long long> (cub.cu:763):
+// SortKeysDescLongLong launches sortKeysDesc<long long> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], n int32, bit int32, bits int32) error {
@@ -2938,7 +2938,7 @@ func (k *Kernels) SortKeysDescLongLong(cfg cuda.Config, lookback *cuda.Buffer[in
 	return k.kSortKeysDescLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescUnsignedLongLong launches sortKeysDesc<unsigned long long> (cub.cu:763):
+// SortKeysDescUnsignedLongLong launches sortKeysDesc<unsigned long long> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], n int32, bit int32, bits int32) error {
@@ -2955,7 +2955,7 @@ func (k *Kernels) SortKeysDescUnsignedLongLong(cfg cuda.Config, lookback *cuda.B
 	return k.kSortKeysDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescFloat launches sortKeysDesc<float> (cub.cu:763):
+// SortKeysDescFloat launches sortKeysDesc<float> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], n int32, bit int32, bits int32) error {
@@ -2972,7 +2972,7 @@ func (k *Kernels) SortKeysDescFloat(cfg cuda.Config, lookback *cuda.Buffer[int32
 	return k.kSortKeysDescFloat.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescDouble launches sortKeysDesc<double> (cub.cu:763):
+// SortKeysDescDouble launches sortKeysDesc<double> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], n int32, bit int32, bits int32) error {
@@ -2989,7 +2989,7 @@ func (k *Kernels) SortKeysDescDouble(cfg cuda.Config, lookback *cuda.Buffer[int3
 	return k.kSortKeysDescDouble.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescSignedChar launches sortKeysDesc<signed char> (cub.cu:763):
+// SortKeysDescSignedChar launches sortKeysDesc<signed char> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<signed char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, signed char * keysOut, const signed char * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescSignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int8], keysIn *cuda.Buffer[int8], n int32, bit int32, bits int32) error {
@@ -3006,7 +3006,7 @@ func (k *Kernels) SortKeysDescSignedChar(cfg cuda.Config, lookback *cuda.Buffer[
 	return k.kSortKeysDescSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescUnsignedChar launches sortKeysDesc<unsigned char> (cub.cu:763):
+// SortKeysDescUnsignedChar launches sortKeysDesc<unsigned char> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<unsigned char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned char * keysOut, const unsigned char * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescUnsignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint8], keysIn *cuda.Buffer[uint8], n int32, bit int32, bits int32) error {
@@ -3023,7 +3023,7 @@ func (k *Kernels) SortKeysDescUnsignedChar(cfg cuda.Config, lookback *cuda.Buffe
 	return k.kSortKeysDescUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescShort launches sortKeysDesc<short> (cub.cu:763):
+// SortKeysDescShort launches sortKeysDesc<short> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, short * keysOut, const short * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int16], keysIn *cuda.Buffer[int16], n int32, bit int32, bits int32) error {
@@ -3040,7 +3040,7 @@ func (k *Kernels) SortKeysDescShort(cfg cuda.Config, lookback *cuda.Buffer[int32
 	return k.kSortKeysDescShort.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescUnsignedShort launches sortKeysDesc<unsigned short> (cub.cu:763):
+// SortKeysDescUnsignedShort launches sortKeysDesc<unsigned short> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<unsigned short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned short * keysOut, const unsigned short * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescUnsignedShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint16], keysIn *cuda.Buffer[uint16], n int32, bit int32, bits int32) error {
@@ -3057,7 +3057,7 @@ func (k *Kernels) SortKeysDescUnsignedShort(cfg cuda.Config, lookback *cuda.Buff
 	return k.kSortKeysDescUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescHalf launches sortKeysDesc<__half> (cub.cu:763):
+// SortKeysDescHalf launches sortKeysDesc<__half> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<__half>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __half * keysOut, const __half * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescHalf(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.Float16], keysIn *cuda.Buffer[cuda.Float16], n int32, bit int32, bits int32) error {
@@ -3074,7 +3074,7 @@ func (k *Kernels) SortKeysDescHalf(cfg cuda.Config, lookback *cuda.Buffer[int32]
 	return k.kSortKeysDescHalf.LaunchFrame(cfg, &f)
 }
 
-// SortKeysDescNvBfloat16 launches sortKeysDesc<__nv_bfloat16> (cub.cu:763):
+// SortKeysDescNvBfloat16 launches sortKeysDesc<__nv_bfloat16> (cub.cu:803):
 //
 //	__global__ void sortKeysDesc<__nv_bfloat16>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __nv_bfloat16 * keysOut, const __nv_bfloat16 * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.BFloat16], keysIn *cuda.Buffer[cuda.BFloat16], n int32, bit int32, bits int32) error {
@@ -3091,7 +3091,7 @@ func (k *Kernels) SortKeysDescNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[
 	return k.kSortKeysDescNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscInt launches sortPairsAsc<int> (cub.cu:769):
+// SortPairsAscInt launches sortPairsAsc<int> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3110,7 +3110,7 @@ func (k *Kernels) SortPairsAscInt(cfg cuda.Config, lookback *cuda.Buffer[int32],
 	return k.kSortPairsAscInt.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscUnsignedInt launches sortPairsAsc<unsigned int> (cub.cu:769):
+// SortPairsAscUnsignedInt launches sortPairsAsc<unsigned int> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3129,7 +3129,7 @@ func (k *Kernels) SortPairsAscUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer
 	return k.kSortPairsAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscLongLong launches sortPairsAsc<long long> (cub.cu:769):
+// SortPairsAscLongLong launches sortPairsAsc<long long> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3148,7 +3148,7 @@ func (k *Kernels) SortPairsAscLongLong(cfg cuda.Config, lookback *cuda.Buffer[in
 	return k.kSortPairsAscLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscUnsignedLongLong launches sortPairsAsc<unsigned long long> (cub.cu:769):
+// SortPairsAscUnsignedLongLong launches sortPairsAsc<unsigned long long> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3167,7 +3167,7 @@ func (k *Kernels) SortPairsAscUnsignedLongLong(cfg cuda.Config, lookback *cuda.B
 	return k.kSortPairsAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscFloat launches sortPairsAsc<float> (cub.cu:769):
+// SortPairsAscFloat launches sortPairsAsc<float> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3186,7 +3186,7 @@ func (k *Kernels) SortPairsAscFloat(cfg cuda.Config, lookback *cuda.Buffer[int32
 	return k.kSortPairsAscFloat.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscDouble launches sortPairsAsc<double> (cub.cu:769):
+// SortPairsAscDouble launches sortPairsAsc<double> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3205,7 +3205,7 @@ func (k *Kernels) SortPairsAscDouble(cfg cuda.Config, lookback *cuda.Buffer[int3
 	return k.kSortPairsAscDouble.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscSignedChar launches sortPairsAsc<signed char> (cub.cu:769):
+// SortPairsAscSignedChar launches sortPairsAsc<signed char> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<signed char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, signed char * keysOut, const signed char * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscSignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int8], keysIn *cuda.Buffer[int8], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3224,7 +3224,7 @@ func (k *Kernels) SortPairsAscSignedChar(cfg cuda.Config, lookback *cuda.Buffer[
 	return k.kSortPairsAscSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscUnsignedChar launches sortPairsAsc<unsigned char> (cub.cu:769):
+// SortPairsAscUnsignedChar launches sortPairsAsc<unsigned char> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<unsigned char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned char * keysOut, const unsigned char * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscUnsignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint8], keysIn *cuda.Buffer[uint8], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3243,7 +3243,7 @@ func (k *Kernels) SortPairsAscUnsignedChar(cfg cuda.Config, lookback *cuda.Buffe
 	return k.kSortPairsAscUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscShort launches sortPairsAsc<short> (cub.cu:769):
+// SortPairsAscShort launches sortPairsAsc<short> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, short * keysOut, const short * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int16], keysIn *cuda.Buffer[int16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3262,7 +3262,7 @@ func (k *Kernels) SortPairsAscShort(cfg cuda.Config, lookback *cuda.Buffer[int32
 	return k.kSortPairsAscShort.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscUnsignedShort launches sortPairsAsc<unsigned short> (cub.cu:769):
+// SortPairsAscUnsignedShort launches sortPairsAsc<unsigned short> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<unsigned short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned short * keysOut, const unsigned short * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscUnsignedShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint16], keysIn *cuda.Buffer[uint16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3281,7 +3281,7 @@ func (k *Kernels) SortPairsAscUnsignedShort(cfg cuda.Config, lookback *cuda.Buff
 	return k.kSortPairsAscUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscHalf launches sortPairsAsc<__half> (cub.cu:769):
+// SortPairsAscHalf launches sortPairsAsc<__half> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<__half>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __half * keysOut, const __half * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscHalf(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.Float16], keysIn *cuda.Buffer[cuda.Float16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3300,7 +3300,7 @@ func (k *Kernels) SortPairsAscHalf(cfg cuda.Config, lookback *cuda.Buffer[int32]
 	return k.kSortPairsAscHalf.LaunchFrame(cfg, &f)
 }
 
-// SortPairsAscNvBfloat16 launches sortPairsAsc<__nv_bfloat16> (cub.cu:769):
+// SortPairsAscNvBfloat16 launches sortPairsAsc<__nv_bfloat16> (cub.cu:809):
 //
 //	__global__ void sortPairsAsc<__nv_bfloat16>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __nv_bfloat16 * keysOut, const __nv_bfloat16 * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.BFloat16], keysIn *cuda.Buffer[cuda.BFloat16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3319,7 +3319,7 @@ func (k *Kernels) SortPairsAscNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[
 	return k.kSortPairsAscNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescInt launches sortPairsDesc<int> (cub.cu:775):
+// SortPairsDescInt launches sortPairsDesc<int> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3338,7 +3338,7 @@ func (k *Kernels) SortPairsDescInt(cfg cuda.Config, lookback *cuda.Buffer[int32]
 	return k.kSortPairsDescInt.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescUnsignedInt launches sortPairsDesc<unsigned int> (cub.cu:775):
+// SortPairsDescUnsignedInt launches sortPairsDesc<unsigned int> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3357,7 +3357,7 @@ func (k *Kernels) SortPairsDescUnsignedInt(cfg cuda.Config, lookback *cuda.Buffe
 	return k.kSortPairsDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescLongLong launches sortPairsDesc<long long> (cub.cu:775):
+// SortPairsDescLongLong launches sortPairsDesc<long long> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3376,7 +3376,7 @@ func (k *Kernels) SortPairsDescLongLong(cfg cuda.Config, lookback *cuda.Buffer[i
 	return k.kSortPairsDescLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescUnsignedLongLong launches sortPairsDesc<unsigned long long> (cub.cu:775):
+// SortPairsDescUnsignedLongLong launches sortPairsDesc<unsigned long long> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3395,7 +3395,7 @@ func (k *Kernels) SortPairsDescUnsignedLongLong(cfg cuda.Config, lookback *cuda.
 	return k.kSortPairsDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescFloat launches sortPairsDesc<float> (cub.cu:775):
+// SortPairsDescFloat launches sortPairsDesc<float> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3414,7 +3414,7 @@ func (k *Kernels) SortPairsDescFloat(cfg cuda.Config, lookback *cuda.Buffer[int3
 	return k.kSortPairsDescFloat.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescDouble launches sortPairsDesc<double> (cub.cu:775):
+// SortPairsDescDouble launches sortPairsDesc<double> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3433,7 +3433,7 @@ func (k *Kernels) SortPairsDescDouble(cfg cuda.Config, lookback *cuda.Buffer[int
 	return k.kSortPairsDescDouble.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescSignedChar launches sortPairsDesc<signed char> (cub.cu:775):
+// SortPairsDescSignedChar launches sortPairsDesc<signed char> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<signed char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, signed char * keysOut, const signed char * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescSignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int8], keysIn *cuda.Buffer[int8], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3452,7 +3452,7 @@ func (k *Kernels) SortPairsDescSignedChar(cfg cuda.Config, lookback *cuda.Buffer
 	return k.kSortPairsDescSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescUnsignedChar launches sortPairsDesc<unsigned char> (cub.cu:775):
+// SortPairsDescUnsignedChar launches sortPairsDesc<unsigned char> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<unsigned char>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned char * keysOut, const unsigned char * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescUnsignedChar(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint8], keysIn *cuda.Buffer[uint8], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3471,7 +3471,7 @@ func (k *Kernels) SortPairsDescUnsignedChar(cfg cuda.Config, lookback *cuda.Buff
 	return k.kSortPairsDescUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescShort launches sortPairsDesc<short> (cub.cu:775):
+// SortPairsDescShort launches sortPairsDesc<short> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, short * keysOut, const short * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int16], keysIn *cuda.Buffer[int16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3490,7 +3490,7 @@ func (k *Kernels) SortPairsDescShort(cfg cuda.Config, lookback *cuda.Buffer[int3
 	return k.kSortPairsDescShort.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescUnsignedShort launches sortPairsDesc<unsigned short> (cub.cu:775):
+// SortPairsDescUnsignedShort launches sortPairsDesc<unsigned short> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<unsigned short>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned short * keysOut, const unsigned short * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescUnsignedShort(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint16], keysIn *cuda.Buffer[uint16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3509,7 +3509,7 @@ func (k *Kernels) SortPairsDescUnsignedShort(cfg cuda.Config, lookback *cuda.Buf
 	return k.kSortPairsDescUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescHalf launches sortPairsDesc<__half> (cub.cu:775):
+// SortPairsDescHalf launches sortPairsDesc<__half> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<__half>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __half * keysOut, const __half * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescHalf(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.Float16], keysIn *cuda.Buffer[cuda.Float16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3528,7 +3528,7 @@ func (k *Kernels) SortPairsDescHalf(cfg cuda.Config, lookback *cuda.Buffer[int32
 	return k.kSortPairsDescHalf.LaunchFrame(cfg, &f)
 }
 
-// SortPairsDescNvBfloat16 launches sortPairsDesc<__nv_bfloat16> (cub.cu:775):
+// SortPairsDescNvBfloat16 launches sortPairsDesc<__nv_bfloat16> (cub.cu:815):
 //
 //	__global__ void sortPairsDesc<__nv_bfloat16>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, __nv_bfloat16 * keysOut, const __nv_bfloat16 * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[cuda.BFloat16], keysIn *cuda.Buffer[cuda.BFloat16], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
@@ -3547,7 +3547,7 @@ func (k *Kernels) SortPairsDescNvBfloat16(cfg cuda.Config, lookback *cuda.Buffer
 	return k.kSortPairsDescNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinInt launches segmentedMin<int> (cub.cu:869):
+// SegmentedMinInt launches segmentedMin<int> (cub.cu:909):
 //
 //	__global__ void segmentedMin<int>(const int * in, int * out, const int * offsets, int init)
 func (k *Kernels) SegmentedMinInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], offsets *cuda.Buffer[int32], init int32) error {
@@ -3559,7 +3559,7 @@ func (k *Kernels) SegmentedMinInt(cfg cuda.Config, in *cuda.Buffer[int32], out *
 	return k.kSegmentedMinInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinUnsignedInt launches segmentedMin<unsigned int> (cub.cu:869):
+// SegmentedMinUnsignedInt launches segmentedMin<unsigned int> (cub.cu:909):
 //
 //	__global__ void segmentedMin<unsigned int>(const unsigned int * in, unsigned int * out, const int * offsets, unsigned int init)
 func (k *Kernels) SegmentedMinUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], offsets *cuda.Buffer[int32], init uint32) error {
@@ -3571,7 +3571,7 @@ func (k *Kernels) SegmentedMinUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint3
 	return k.kSegmentedMinUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinLongLong launches segmentedMin<long long> (cub.cu:869):
+// SegmentedMinLongLong launches segmentedMin<long long> (cub.cu:909):
 //
 //	__global__ void segmentedMin<long long>(const long long * in, long long * out, const int * offsets, long long init)
 func (k *Kernels) SegmentedMinLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], offsets *cuda.Buffer[int32], init int64) error {
@@ -3583,7 +3583,7 @@ func (k *Kernels) SegmentedMinLongLong(cfg cuda.Config, in *cuda.Buffer[int64], 
 	return k.kSegmentedMinLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinUnsignedLongLong launches segmentedMin<unsigned long long> (cub.cu:869):
+// SegmentedMinUnsignedLongLong launches segmentedMin<unsigned long long> (cub.cu:909):
 //
 //	__global__ void segmentedMin<unsigned long long>(const unsigned long long * in, unsigned long long * out, const int * offsets, unsigned long long init)
 func (k *Kernels) SegmentedMinUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], offsets *cuda.Buffer[int32], init uint64) error {
@@ -3595,7 +3595,7 @@ func (k *Kernels) SegmentedMinUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[
 	return k.kSegmentedMinUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinFloat launches segmentedMin<float> (cub.cu:869):
+// SegmentedMinFloat launches segmentedMin<float> (cub.cu:909):
 //
 //	__global__ void segmentedMin<float>(const float * in, float * out, const int * offsets, float init)
 func (k *Kernels) SegmentedMinFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], offsets *cuda.Buffer[int32], init float32) error {
@@ -3607,7 +3607,7 @@ func (k *Kernels) SegmentedMinFloat(cfg cuda.Config, in *cuda.Buffer[float32], o
 	return k.kSegmentedMinFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinDouble launches segmentedMin<double> (cub.cu:869):
+// SegmentedMinDouble launches segmentedMin<double> (cub.cu:909):
 //
 //	__global__ void segmentedMin<double>(const double * in, double * out, const int * offsets, double init)
 func (k *Kernels) SegmentedMinDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], offsets *cuda.Buffer[int32], init float64) error {
@@ -3619,7 +3619,7 @@ func (k *Kernels) SegmentedMinDouble(cfg cuda.Config, in *cuda.Buffer[float64], 
 	return k.kSegmentedMinDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinSignedChar launches segmentedMin<signed char> (cub.cu:869):
+// SegmentedMinSignedChar launches segmentedMin<signed char> (cub.cu:909):
 //
 //	__global__ void segmentedMin<signed char>(const signed char * in, signed char * out, const int * offsets, signed char init)
 func (k *Kernels) SegmentedMinSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], out *cuda.Buffer[int8], offsets *cuda.Buffer[int32], init int8) error {
@@ -3631,7 +3631,7 @@ func (k *Kernels) SegmentedMinSignedChar(cfg cuda.Config, in *cuda.Buffer[int8],
 	return k.kSegmentedMinSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinUnsignedChar launches segmentedMin<unsigned char> (cub.cu:869):
+// SegmentedMinUnsignedChar launches segmentedMin<unsigned char> (cub.cu:909):
 //
 //	__global__ void segmentedMin<unsigned char>(const unsigned char * in, unsigned char * out, const int * offsets, unsigned char init)
 func (k *Kernels) SegmentedMinUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], out *cuda.Buffer[uint8], offsets *cuda.Buffer[int32], init uint8) error {
@@ -3643,7 +3643,7 @@ func (k *Kernels) SegmentedMinUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kSegmentedMinUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinShort launches segmentedMin<short> (cub.cu:869):
+// SegmentedMinShort launches segmentedMin<short> (cub.cu:909):
 //
 //	__global__ void segmentedMin<short>(const short * in, short * out, const int * offsets, short init)
 func (k *Kernels) SegmentedMinShort(cfg cuda.Config, in *cuda.Buffer[int16], out *cuda.Buffer[int16], offsets *cuda.Buffer[int32], init int16) error {
@@ -3655,7 +3655,7 @@ func (k *Kernels) SegmentedMinShort(cfg cuda.Config, in *cuda.Buffer[int16], out
 	return k.kSegmentedMinShort.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinUnsignedShort launches segmentedMin<unsigned short> (cub.cu:869):
+// SegmentedMinUnsignedShort launches segmentedMin<unsigned short> (cub.cu:909):
 //
 //	__global__ void segmentedMin<unsigned short>(const unsigned short * in, unsigned short * out, const int * offsets, unsigned short init)
 func (k *Kernels) SegmentedMinUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], out *cuda.Buffer[uint16], offsets *cuda.Buffer[int32], init uint16) error {
@@ -3667,7 +3667,7 @@ func (k *Kernels) SegmentedMinUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kSegmentedMinUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinHalf launches segmentedMin<__half> (cub.cu:869):
+// SegmentedMinHalf launches segmentedMin<__half> (cub.cu:909):
 //
 //	__global__ void segmentedMin<__half>(const __half * in, __half * out, const int * offsets, __half init)
 func (k *Kernels) SegmentedMinHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], offsets *cuda.Buffer[int32], init cuda.Float16) error {
@@ -3679,7 +3679,7 @@ func (k *Kernels) SegmentedMinHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16
 	return k.kSegmentedMinHalf.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMinNvBfloat16 launches segmentedMin<__nv_bfloat16> (cub.cu:869):
+// SegmentedMinNvBfloat16 launches segmentedMin<__nv_bfloat16> (cub.cu:909):
 //
 //	__global__ void segmentedMin<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, const int * offsets, __nv_bfloat16 init)
 func (k *Kernels) SegmentedMinNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], offsets *cuda.Buffer[int32], init cuda.BFloat16) error {
@@ -3691,7 +3691,7 @@ func (k *Kernels) SegmentedMinNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.B
 	return k.kSegmentedMinNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxInt launches segmentedMax<int> (cub.cu:874):
+// SegmentedMaxInt launches segmentedMax<int> (cub.cu:914):
 //
 //	__global__ void segmentedMax<int>(const int * in, int * out, const int * offsets, int init)
 func (k *Kernels) SegmentedMaxInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], offsets *cuda.Buffer[int32], init int32) error {
@@ -3703,7 +3703,7 @@ func (k *Kernels) SegmentedMaxInt(cfg cuda.Config, in *cuda.Buffer[int32], out *
 	return k.kSegmentedMaxInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxUnsignedInt launches segmentedMax<unsigned int> (cub.cu:874):
+// SegmentedMaxUnsignedInt launches segmentedMax<unsigned int> (cub.cu:914):
 //
 //	__global__ void segmentedMax<unsigned int>(const unsigned int * in, unsigned int * out, const int * offsets, unsigned int init)
 func (k *Kernels) SegmentedMaxUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], offsets *cuda.Buffer[int32], init uint32) error {
@@ -3715,7 +3715,7 @@ func (k *Kernels) SegmentedMaxUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint3
 	return k.kSegmentedMaxUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxLongLong launches segmentedMax<long long> (cub.cu:874):
+// SegmentedMaxLongLong launches segmentedMax<long long> (cub.cu:914):
 //
 //	__global__ void segmentedMax<long long>(const long long * in, long long * out, const int * offsets, long long init)
 func (k *Kernels) SegmentedMaxLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], offsets *cuda.Buffer[int32], init int64) error {
@@ -3727,7 +3727,7 @@ func (k *Kernels) SegmentedMaxLongLong(cfg cuda.Config, in *cuda.Buffer[int64], 
 	return k.kSegmentedMaxLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxUnsignedLongLong launches segmentedMax<unsigned long long> (cub.cu:874):
+// SegmentedMaxUnsignedLongLong launches segmentedMax<unsigned long long> (cub.cu:914):
 //
 //	__global__ void segmentedMax<unsigned long long>(const unsigned long long * in, unsigned long long * out, const int * offsets, unsigned long long init)
 func (k *Kernels) SegmentedMaxUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], offsets *cuda.Buffer[int32], init uint64) error {
@@ -3739,7 +3739,7 @@ func (k *Kernels) SegmentedMaxUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[
 	return k.kSegmentedMaxUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxFloat launches segmentedMax<float> (cub.cu:874):
+// SegmentedMaxFloat launches segmentedMax<float> (cub.cu:914):
 //
 //	__global__ void segmentedMax<float>(const float * in, float * out, const int * offsets, float init)
 func (k *Kernels) SegmentedMaxFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], offsets *cuda.Buffer[int32], init float32) error {
@@ -3751,7 +3751,7 @@ func (k *Kernels) SegmentedMaxFloat(cfg cuda.Config, in *cuda.Buffer[float32], o
 	return k.kSegmentedMaxFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxDouble launches segmentedMax<double> (cub.cu:874):
+// SegmentedMaxDouble launches segmentedMax<double> (cub.cu:914):
 //
 //	__global__ void segmentedMax<double>(const double * in, double * out, const int * offsets, double init)
 func (k *Kernels) SegmentedMaxDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], offsets *cuda.Buffer[int32], init float64) error {
@@ -3763,7 +3763,7 @@ func (k *Kernels) SegmentedMaxDouble(cfg cuda.Config, in *cuda.Buffer[float64], 
 	return k.kSegmentedMaxDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxSignedChar launches segmentedMax<signed char> (cub.cu:874):
+// SegmentedMaxSignedChar launches segmentedMax<signed char> (cub.cu:914):
 //
 //	__global__ void segmentedMax<signed char>(const signed char * in, signed char * out, const int * offsets, signed char init)
 func (k *Kernels) SegmentedMaxSignedChar(cfg cuda.Config, in *cuda.Buffer[int8], out *cuda.Buffer[int8], offsets *cuda.Buffer[int32], init int8) error {
@@ -3775,7 +3775,7 @@ func (k *Kernels) SegmentedMaxSignedChar(cfg cuda.Config, in *cuda.Buffer[int8],
 	return k.kSegmentedMaxSignedChar.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxUnsignedChar launches segmentedMax<unsigned char> (cub.cu:874):
+// SegmentedMaxUnsignedChar launches segmentedMax<unsigned char> (cub.cu:914):
 //
 //	__global__ void segmentedMax<unsigned char>(const unsigned char * in, unsigned char * out, const int * offsets, unsigned char init)
 func (k *Kernels) SegmentedMaxUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint8], out *cuda.Buffer[uint8], offsets *cuda.Buffer[int32], init uint8) error {
@@ -3787,7 +3787,7 @@ func (k *Kernels) SegmentedMaxUnsignedChar(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kSegmentedMaxUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxShort launches segmentedMax<short> (cub.cu:874):
+// SegmentedMaxShort launches segmentedMax<short> (cub.cu:914):
 //
 //	__global__ void segmentedMax<short>(const short * in, short * out, const int * offsets, short init)
 func (k *Kernels) SegmentedMaxShort(cfg cuda.Config, in *cuda.Buffer[int16], out *cuda.Buffer[int16], offsets *cuda.Buffer[int32], init int16) error {
@@ -3799,7 +3799,7 @@ func (k *Kernels) SegmentedMaxShort(cfg cuda.Config, in *cuda.Buffer[int16], out
 	return k.kSegmentedMaxShort.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxUnsignedShort launches segmentedMax<unsigned short> (cub.cu:874):
+// SegmentedMaxUnsignedShort launches segmentedMax<unsigned short> (cub.cu:914):
 //
 //	__global__ void segmentedMax<unsigned short>(const unsigned short * in, unsigned short * out, const int * offsets, unsigned short init)
 func (k *Kernels) SegmentedMaxUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uint16], out *cuda.Buffer[uint16], offsets *cuda.Buffer[int32], init uint16) error {
@@ -3811,7 +3811,7 @@ func (k *Kernels) SegmentedMaxUnsignedShort(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kSegmentedMaxUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxHalf launches segmentedMax<__half> (cub.cu:874):
+// SegmentedMaxHalf launches segmentedMax<__half> (cub.cu:914):
 //
 //	__global__ void segmentedMax<__half>(const __half * in, __half * out, const int * offsets, __half init)
 func (k *Kernels) SegmentedMaxHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], offsets *cuda.Buffer[int32], init cuda.Float16) error {
@@ -3823,7 +3823,7 @@ func (k *Kernels) SegmentedMaxHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16
 	return k.kSegmentedMaxHalf.LaunchFrame(cfg, &f)
 }
 
-// SegmentedMaxNvBfloat16 launches segmentedMax<__nv_bfloat16> (cub.cu:874):
+// SegmentedMaxNvBfloat16 launches segmentedMax<__nv_bfloat16> (cub.cu:914):
 //
 //	__global__ void segmentedMax<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, const int * offsets, __nv_bfloat16 init)
 func (k *Kernels) SegmentedMaxNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], offsets *cuda.Buffer[int32], init cuda.BFloat16) error {
@@ -3835,7 +3835,7 @@ func (k *Kernels) SegmentedMaxNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.B
 	return k.kSegmentedMaxNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesInt launches reduceSumTiles<int> (cub.cu:658):
+// ReduceSumTilesInt launches reduceSumTiles<int> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<int>(const int * in, int * out, int n)
 func (k *Kernels) ReduceSumTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32) error {
@@ -3846,7 +3846,7 @@ func (k *Kernels) ReduceSumTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out
 	return k.kReduceSumTilesInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesUnsignedInt launches reduceSumTiles<unsigned int> (cub.cu:658):
+// ReduceSumTilesUnsignedInt launches reduceSumTiles<unsigned int> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<unsigned int>(const unsigned int * in, unsigned int * out, int n)
 func (k *Kernels) ReduceSumTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32) error {
@@ -3857,7 +3857,7 @@ func (k *Kernels) ReduceSumTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kReduceSumTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesLongLong launches reduceSumTiles<long long> (cub.cu:658):
+// ReduceSumTilesLongLong launches reduceSumTiles<long long> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<long long>(const long long * in, long long * out, int n)
 func (k *Kernels) ReduceSumTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32) error {
@@ -3868,7 +3868,7 @@ func (k *Kernels) ReduceSumTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64]
 	return k.kReduceSumTilesLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesUnsignedLongLong launches reduceSumTiles<unsigned long long> (cub.cu:658):
+// ReduceSumTilesUnsignedLongLong launches reduceSumTiles<unsigned long long> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n)
 func (k *Kernels) ReduceSumTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32) error {
@@ -3879,7 +3879,7 @@ func (k *Kernels) ReduceSumTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffe
 	return k.kReduceSumTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesFloat launches reduceSumTiles<float> (cub.cu:658):
+// ReduceSumTilesFloat launches reduceSumTiles<float> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<float>(const float * in, float * out, int n)
 func (k *Kernels) ReduceSumTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32) error {
@@ -3890,7 +3890,7 @@ func (k *Kernels) ReduceSumTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32],
 	return k.kReduceSumTilesFloat.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesDouble launches reduceSumTiles<double> (cub.cu:658):
+// ReduceSumTilesDouble launches reduceSumTiles<double> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<double>(const double * in, double * out, int n)
 func (k *Kernels) ReduceSumTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32) error {
@@ -3901,7 +3901,7 @@ func (k *Kernels) ReduceSumTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64]
 	return k.kReduceSumTilesDouble.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesHalf launches reduceSumTiles<__half> (cub.cu:658):
+// ReduceSumTilesHalf launches reduceSumTiles<__half> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<__half>(const __half * in, __half * out, int n)
 func (k *Kernels) ReduceSumTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], n int32) error {
@@ -3912,7 +3912,7 @@ func (k *Kernels) ReduceSumTilesHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float
 	return k.kReduceSumTilesHalf.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumTilesNvBfloat16 launches reduceSumTiles<__nv_bfloat16> (cub.cu:658):
+// ReduceSumTilesNvBfloat16 launches reduceSumTiles<__nv_bfloat16> (cub.cu:698):
 //
 //	__global__ void reduceSumTiles<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, int n)
 func (k *Kernels) ReduceSumTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], n int32) error {
@@ -3923,7 +3923,7 @@ func (k *Kernels) ReduceSumTilesNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda
 	return k.kReduceSumTilesNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleInt launches reduceSumSingle<int> (cub.cu:663):
+// ReduceSumSingleInt launches reduceSumSingle<int> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<int>(const int * in, int * out, int n, int init)
 func (k *Kernels) ReduceSumSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32, init int32) error {
@@ -3935,7 +3935,7 @@ func (k *Kernels) ReduceSumSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], ou
 	return k.kReduceSumSingleInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleUnsignedInt launches reduceSumSingle<unsigned int> (cub.cu:663):
+// ReduceSumSingleUnsignedInt launches reduceSumSingle<unsigned int> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<unsigned int>(const unsigned int * in, unsigned int * out, int n, unsigned int init)
 func (k *Kernels) ReduceSumSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32, init uint32) error {
@@ -3947,7 +3947,7 @@ func (k *Kernels) ReduceSumSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[ui
 	return k.kReduceSumSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleLongLong launches reduceSumSingle<long long> (cub.cu:663):
+// ReduceSumSingleLongLong launches reduceSumSingle<long long> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<long long>(const long long * in, long long * out, int n, long long init)
 func (k *Kernels) ReduceSumSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32, init int64) error {
@@ -3959,7 +3959,7 @@ func (k *Kernels) ReduceSumSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64
 	return k.kReduceSumSingleLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleUnsignedLongLong launches reduceSumSingle<unsigned long long> (cub.cu:663):
+// ReduceSumSingleUnsignedLongLong launches reduceSumSingle<unsigned long long> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n, unsigned long long init)
 func (k *Kernels) ReduceSumSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32, init uint64) error {
@@ -3971,7 +3971,7 @@ func (k *Kernels) ReduceSumSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buff
 	return k.kReduceSumSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleFloat launches reduceSumSingle<float> (cub.cu:663):
+// ReduceSumSingleFloat launches reduceSumSingle<float> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<float>(const float * in, float * out, int n, float init)
 func (k *Kernels) ReduceSumSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32, init float32) error {
@@ -3983,7 +3983,7 @@ func (k *Kernels) ReduceSumSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32]
 	return k.kReduceSumSingleFloat.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleDouble launches reduceSumSingle<double> (cub.cu:663):
+// ReduceSumSingleDouble launches reduceSumSingle<double> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<double>(const double * in, double * out, int n, double init)
 func (k *Kernels) ReduceSumSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32, init float64) error {
@@ -3995,7 +3995,7 @@ func (k *Kernels) ReduceSumSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64
 	return k.kReduceSumSingleDouble.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleHalf launches reduceSumSingle<__half> (cub.cu:663):
+// ReduceSumSingleHalf launches reduceSumSingle<__half> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<__half>(const __half * in, __half * out, int n, __half init)
 func (k *Kernels) ReduceSumSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], n int32, init cuda.Float16) error {
@@ -4007,7 +4007,7 @@ func (k *Kernels) ReduceSumSingleHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Floa
 	return k.kReduceSumSingleHalf.LaunchFrame(cfg, &f)
 }
 
-// ReduceSumSingleNvBfloat16 launches reduceSumSingle<__nv_bfloat16> (cub.cu:663):
+// ReduceSumSingleNvBfloat16 launches reduceSumSingle<__nv_bfloat16> (cub.cu:703):
 //
 //	__global__ void reduceSumSingle<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, int n, __nv_bfloat16 init)
 func (k *Kernels) ReduceSumSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], n int32, init cuda.BFloat16) error {
@@ -4019,7 +4019,7 @@ func (k *Kernels) ReduceSumSingleNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cud
 	return k.kReduceSumSingleNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ScanInitInt launches scanInit<int> (cub.cu:719):
+// ScanInitInt launches scanInit<int> (cub.cu:759):
 //
 //	__global__ void scanInit<int>(void * state, int numTiles)
 func (k *Kernels) ScanInitInt(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4029,7 +4029,7 @@ func (k *Kernels) ScanInitInt(cfg cuda.Config, state *cuda.Buffer[byte], numTile
 	return k.kScanInitInt.LaunchFrame(cfg, &f)
 }
 
-// ScanInitUnsignedInt launches scanInit<unsigned int> (cub.cu:719):
+// ScanInitUnsignedInt launches scanInit<unsigned int> (cub.cu:759):
 //
 //	__global__ void scanInit<unsigned int>(void * state, int numTiles)
 func (k *Kernels) ScanInitUnsignedInt(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4039,7 +4039,7 @@ func (k *Kernels) ScanInitUnsignedInt(cfg cuda.Config, state *cuda.Buffer[byte],
 	return k.kScanInitUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ScanInitLongLong launches scanInit<long long> (cub.cu:719):
+// ScanInitLongLong launches scanInit<long long> (cub.cu:759):
 //
 //	__global__ void scanInit<long long>(void * state, int numTiles)
 func (k *Kernels) ScanInitLongLong(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4049,7 +4049,7 @@ func (k *Kernels) ScanInitLongLong(cfg cuda.Config, state *cuda.Buffer[byte], nu
 	return k.kScanInitLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanInitUnsignedLongLong launches scanInit<unsigned long long> (cub.cu:719):
+// ScanInitUnsignedLongLong launches scanInit<unsigned long long> (cub.cu:759):
 //
 //	__global__ void scanInit<unsigned long long>(void * state, int numTiles)
 func (k *Kernels) ScanInitUnsignedLongLong(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4059,7 +4059,7 @@ func (k *Kernels) ScanInitUnsignedLongLong(cfg cuda.Config, state *cuda.Buffer[b
 	return k.kScanInitUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanInitFloat launches scanInit<float> (cub.cu:719):
+// ScanInitFloat launches scanInit<float> (cub.cu:759):
 //
 //	__global__ void scanInit<float>(void * state, int numTiles)
 func (k *Kernels) ScanInitFloat(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4069,7 +4069,7 @@ func (k *Kernels) ScanInitFloat(cfg cuda.Config, state *cuda.Buffer[byte], numTi
 	return k.kScanInitFloat.LaunchFrame(cfg, &f)
 }
 
-// ScanInitDouble launches scanInit<double> (cub.cu:719):
+// ScanInitDouble launches scanInit<double> (cub.cu:759):
 //
 //	__global__ void scanInit<double>(void * state, int numTiles)
 func (k *Kernels) ScanInitDouble(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4079,7 +4079,7 @@ func (k *Kernels) ScanInitDouble(cfg cuda.Config, state *cuda.Buffer[byte], numT
 	return k.kScanInitDouble.LaunchFrame(cfg, &f)
 }
 
-// ScanInitHalf launches scanInit<__half> (cub.cu:719):
+// ScanInitHalf launches scanInit<__half> (cub.cu:759):
 //
 //	__global__ void scanInit<__half>(void * state, int numTiles)
 func (k *Kernels) ScanInitHalf(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4089,7 +4089,7 @@ func (k *Kernels) ScanInitHalf(cfg cuda.Config, state *cuda.Buffer[byte], numTil
 	return k.kScanInitHalf.LaunchFrame(cfg, &f)
 }
 
-// ScanInitNvBfloat16 launches scanInit<__nv_bfloat16> (cub.cu:719):
+// ScanInitNvBfloat16 launches scanInit<__nv_bfloat16> (cub.cu:759):
 //
 //	__global__ void scanInit<__nv_bfloat16>(void * state, int numTiles)
 func (k *Kernels) ScanInitNvBfloat16(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
@@ -4099,7 +4099,7 @@ func (k *Kernels) ScanInitNvBfloat16(cfg cuda.Config, state *cuda.Buffer[byte], 
 	return k.kScanInitNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumInt launches scanInclusiveSum<int> (cub.cu:726):
+// ScanInclusiveSumInt launches scanInclusiveSum<int> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<int>(const int * in, int * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4113,7 +4113,7 @@ func (k *Kernels) ScanInclusiveSumInt(cfg cuda.Config, in *cuda.Buffer[int32], o
 	return k.kScanInclusiveSumInt.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumUnsignedInt launches scanInclusiveSum<unsigned int> (cub.cu:726):
+// ScanInclusiveSumUnsignedInt launches scanInclusiveSum<unsigned int> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<unsigned int>(const unsigned int * in, unsigned int * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4127,7 +4127,7 @@ func (k *Kernels) ScanInclusiveSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kScanInclusiveSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumLongLong launches scanInclusiveSum<long long> (cub.cu:726):
+// ScanInclusiveSumLongLong launches scanInclusiveSum<long long> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<long long>(const long long * in, long long * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4141,7 +4141,7 @@ func (k *Kernels) ScanInclusiveSumLongLong(cfg cuda.Config, in *cuda.Buffer[int6
 	return k.kScanInclusiveSumLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumUnsignedLongLong launches scanInclusiveSum<unsigned long long> (cub.cu:726):
+// ScanInclusiveSumUnsignedLongLong launches scanInclusiveSum<unsigned long long> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<unsigned long long>(const unsigned long long * in, unsigned long long * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4155,7 +4155,7 @@ func (k *Kernels) ScanInclusiveSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buf
 	return k.kScanInclusiveSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumFloat launches scanInclusiveSum<float> (cub.cu:726):
+// ScanInclusiveSumFloat launches scanInclusiveSum<float> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<float>(const float * in, float * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4169,7 +4169,7 @@ func (k *Kernels) ScanInclusiveSumFloat(cfg cuda.Config, in *cuda.Buffer[float32
 	return k.kScanInclusiveSumFloat.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumDouble launches scanInclusiveSum<double> (cub.cu:726):
+// ScanInclusiveSumDouble launches scanInclusiveSum<double> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<double>(const double * in, double * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4183,7 +4183,7 @@ func (k *Kernels) ScanInclusiveSumDouble(cfg cuda.Config, in *cuda.Buffer[float6
 	return k.kScanInclusiveSumDouble.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumHalf launches scanInclusiveSum<__half> (cub.cu:726):
+// ScanInclusiveSumHalf launches scanInclusiveSum<__half> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<__half>(const __half * in, __half * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4197,7 +4197,7 @@ func (k *Kernels) ScanInclusiveSumHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Flo
 	return k.kScanInclusiveSumHalf.LaunchFrame(cfg, &f)
 }
 
-// ScanInclusiveSumNvBfloat16 launches scanInclusiveSum<__nv_bfloat16> (cub.cu:726):
+// ScanInclusiveSumNvBfloat16 launches scanInclusiveSum<__nv_bfloat16> (cub.cu:766):
 //
 //	__global__ void scanInclusiveSum<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4211,7 +4211,7 @@ func (k *Kernels) ScanInclusiveSumNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cu
 	return k.kScanInclusiveSumNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumInt launches scanExclusiveSum<int> (cub.cu:731):
+// ScanExclusiveSumInt launches scanExclusiveSum<int> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<int>(const int * in, int * out, void * state, int numTiles, int startTile, int n, int init)
 func (k *Kernels) ScanExclusiveSumInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init int32) error {
@@ -4226,7 +4226,7 @@ func (k *Kernels) ScanExclusiveSumInt(cfg cuda.Config, in *cuda.Buffer[int32], o
 	return k.kScanExclusiveSumInt.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumUnsignedInt launches scanExclusiveSum<unsigned int> (cub.cu:731):
+// ScanExclusiveSumUnsignedInt launches scanExclusiveSum<unsigned int> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<unsigned int>(const unsigned int * in, unsigned int * out, void * state, int numTiles, int startTile, int n, unsigned int init)
 func (k *Kernels) ScanExclusiveSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init uint32) error {
@@ -4241,7 +4241,7 @@ func (k *Kernels) ScanExclusiveSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kScanExclusiveSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumLongLong launches scanExclusiveSum<long long> (cub.cu:731):
+// ScanExclusiveSumLongLong launches scanExclusiveSum<long long> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<long long>(const long long * in, long long * out, void * state, int numTiles, int startTile, int n, long long init)
 func (k *Kernels) ScanExclusiveSumLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init int64) error {
@@ -4256,7 +4256,7 @@ func (k *Kernels) ScanExclusiveSumLongLong(cfg cuda.Config, in *cuda.Buffer[int6
 	return k.kScanExclusiveSumLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumUnsignedLongLong launches scanExclusiveSum<unsigned long long> (cub.cu:731):
+// ScanExclusiveSumUnsignedLongLong launches scanExclusiveSum<unsigned long long> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<unsigned long long>(const unsigned long long * in, unsigned long long * out, void * state, int numTiles, int startTile, int n, unsigned long long init)
 func (k *Kernels) ScanExclusiveSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init uint64) error {
@@ -4271,7 +4271,7 @@ func (k *Kernels) ScanExclusiveSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buf
 	return k.kScanExclusiveSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumFloat launches scanExclusiveSum<float> (cub.cu:731):
+// ScanExclusiveSumFloat launches scanExclusiveSum<float> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<float>(const float * in, float * out, void * state, int numTiles, int startTile, int n, float init)
 func (k *Kernels) ScanExclusiveSumFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init float32) error {
@@ -4286,7 +4286,7 @@ func (k *Kernels) ScanExclusiveSumFloat(cfg cuda.Config, in *cuda.Buffer[float32
 	return k.kScanExclusiveSumFloat.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumDouble launches scanExclusiveSum<double> (cub.cu:731):
+// ScanExclusiveSumDouble launches scanExclusiveSum<double> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<double>(const double * in, double * out, void * state, int numTiles, int startTile, int n, double init)
 func (k *Kernels) ScanExclusiveSumDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init float64) error {
@@ -4301,7 +4301,7 @@ func (k *Kernels) ScanExclusiveSumDouble(cfg cuda.Config, in *cuda.Buffer[float6
 	return k.kScanExclusiveSumDouble.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumHalf launches scanExclusiveSum<__half> (cub.cu:731):
+// ScanExclusiveSumHalf launches scanExclusiveSum<__half> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<__half>(const __half * in, __half * out, void * state, int numTiles, int startTile, int n, __half init)
 func (k *Kernels) ScanExclusiveSumHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init cuda.Float16) error {
@@ -4316,7 +4316,7 @@ func (k *Kernels) ScanExclusiveSumHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Flo
 	return k.kScanExclusiveSumHalf.LaunchFrame(cfg, &f)
 }
 
-// ScanExclusiveSumNvBfloat16 launches scanExclusiveSum<__nv_bfloat16> (cub.cu:731):
+// ScanExclusiveSumNvBfloat16 launches scanExclusiveSum<__nv_bfloat16> (cub.cu:771):
 //
 //	__global__ void scanExclusiveSum<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, void * state, int numTiles, int startTile, int n, __nv_bfloat16 init)
 func (k *Kernels) ScanExclusiveSumNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init cuda.BFloat16) error {
@@ -4331,7 +4331,7 @@ func (k *Kernels) ScanExclusiveSumNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cu
 	return k.kScanExclusiveSumNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumInt launches segmentedSum<int> (cub.cu:864):
+// SegmentedSumInt launches segmentedSum<int> (cub.cu:904):
 //
 //	__global__ void segmentedSum<int>(const int * in, int * out, const int * offsets, int init)
 func (k *Kernels) SegmentedSumInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], offsets *cuda.Buffer[int32], init int32) error {
@@ -4343,7 +4343,7 @@ func (k *Kernels) SegmentedSumInt(cfg cuda.Config, in *cuda.Buffer[int32], out *
 	return k.kSegmentedSumInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumUnsignedInt launches segmentedSum<unsigned int> (cub.cu:864):
+// SegmentedSumUnsignedInt launches segmentedSum<unsigned int> (cub.cu:904):
 //
 //	__global__ void segmentedSum<unsigned int>(const unsigned int * in, unsigned int * out, const int * offsets, unsigned int init)
 func (k *Kernels) SegmentedSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], offsets *cuda.Buffer[int32], init uint32) error {
@@ -4355,7 +4355,7 @@ func (k *Kernels) SegmentedSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint3
 	return k.kSegmentedSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumLongLong launches segmentedSum<long long> (cub.cu:864):
+// SegmentedSumLongLong launches segmentedSum<long long> (cub.cu:904):
 //
 //	__global__ void segmentedSum<long long>(const long long * in, long long * out, const int * offsets, long long init)
 func (k *Kernels) SegmentedSumLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], offsets *cuda.Buffer[int32], init int64) error {
@@ -4367,7 +4367,7 @@ func (k *Kernels) SegmentedSumLongLong(cfg cuda.Config, in *cuda.Buffer[int64], 
 	return k.kSegmentedSumLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumUnsignedLongLong launches segmentedSum<unsigned long long> (cub.cu:864):
+// SegmentedSumUnsignedLongLong launches segmentedSum<unsigned long long> (cub.cu:904):
 //
 //	__global__ void segmentedSum<unsigned long long>(const unsigned long long * in, unsigned long long * out, const int * offsets, unsigned long long init)
 func (k *Kernels) SegmentedSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], offsets *cuda.Buffer[int32], init uint64) error {
@@ -4379,7 +4379,7 @@ func (k *Kernels) SegmentedSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[
 	return k.kSegmentedSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumFloat launches segmentedSum<float> (cub.cu:864):
+// SegmentedSumFloat launches segmentedSum<float> (cub.cu:904):
 //
 //	__global__ void segmentedSum<float>(const float * in, float * out, const int * offsets, float init)
 func (k *Kernels) SegmentedSumFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], offsets *cuda.Buffer[int32], init float32) error {
@@ -4391,7 +4391,7 @@ func (k *Kernels) SegmentedSumFloat(cfg cuda.Config, in *cuda.Buffer[float32], o
 	return k.kSegmentedSumFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumDouble launches segmentedSum<double> (cub.cu:864):
+// SegmentedSumDouble launches segmentedSum<double> (cub.cu:904):
 //
 //	__global__ void segmentedSum<double>(const double * in, double * out, const int * offsets, double init)
 func (k *Kernels) SegmentedSumDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], offsets *cuda.Buffer[int32], init float64) error {
@@ -4403,7 +4403,7 @@ func (k *Kernels) SegmentedSumDouble(cfg cuda.Config, in *cuda.Buffer[float64], 
 	return k.kSegmentedSumDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumHalf launches segmentedSum<__half> (cub.cu:864):
+// SegmentedSumHalf launches segmentedSum<__half> (cub.cu:904):
 //
 //	__global__ void segmentedSum<__half>(const __half * in, __half * out, const int * offsets, __half init)
 func (k *Kernels) SegmentedSumHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16], out *cuda.Buffer[cuda.Float16], offsets *cuda.Buffer[int32], init cuda.Float16) error {
@@ -4415,7 +4415,7 @@ func (k *Kernels) SegmentedSumHalf(cfg cuda.Config, in *cuda.Buffer[cuda.Float16
 	return k.kSegmentedSumHalf.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSumNvBfloat16 launches segmentedSum<__nv_bfloat16> (cub.cu:864):
+// SegmentedSumNvBfloat16 launches segmentedSum<__nv_bfloat16> (cub.cu:904):
 //
 //	__global__ void segmentedSum<__nv_bfloat16>(const __nv_bfloat16 * in, __nv_bfloat16 * out, const int * offsets, __nv_bfloat16 init)
 func (k *Kernels) SegmentedSumNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.BFloat16], out *cuda.Buffer[cuda.BFloat16], offsets *cuda.Buffer[int32], init cuda.BFloat16) error {
@@ -4427,7 +4427,7 @@ func (k *Kernels) SegmentedSumNvBfloat16(cfg cuda.Config, in *cuda.Buffer[cuda.B
 	return k.kSegmentedSumNvBfloat16.LaunchFrame(cfg, &f)
 }
 
-// SelectUniqueInt launches selectUnique<int> (cub.cu:801):
+// SelectUniqueInt launches selectUnique<int> (cub.cu:841):
 //
 //	__global__ void selectUnique<int>(const int * in, int * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectUniqueInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4441,7 +4441,7 @@ func (k *Kernels) SelectUniqueInt(cfg cuda.Config, in *cuda.Buffer[int32], out *
 	return k.kSelectUniqueInt.LaunchFrame(cfg, &f)
 }
 
-// SelectUniqueUnsignedInt launches selectUnique<unsigned int> (cub.cu:801):
+// SelectUniqueUnsignedInt launches selectUnique<unsigned int> (cub.cu:841):
 //
 //	__global__ void selectUnique<unsigned int>(const unsigned int * in, unsigned int * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectUniqueUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4455,7 +4455,7 @@ func (k *Kernels) SelectUniqueUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint3
 	return k.kSelectUniqueUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SelectUniqueLongLong launches selectUnique<long long> (cub.cu:801):
+// SelectUniqueLongLong launches selectUnique<long long> (cub.cu:841):
 //
 //	__global__ void selectUnique<long long>(const long long * in, long long * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectUniqueLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4469,7 +4469,7 @@ func (k *Kernels) SelectUniqueLongLong(cfg cuda.Config, in *cuda.Buffer[int64], 
 	return k.kSelectUniqueLongLong.LaunchFrame(cfg, &f)
 }
 
-// SelectUniqueUnsignedLongLong launches selectUnique<unsigned long long> (cub.cu:801):
+// SelectUniqueUnsignedLongLong launches selectUnique<unsigned long long> (cub.cu:841):
 //
 //	__global__ void selectUnique<unsigned long long>(const unsigned long long * in, unsigned long long * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectUniqueUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4483,7 +4483,7 @@ func (k *Kernels) SelectUniqueUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[
 	return k.kSelectUniqueUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SelectUniqueFloat launches selectUnique<float> (cub.cu:801):
+// SelectUniqueFloat launches selectUnique<float> (cub.cu:841):
 //
 //	__global__ void selectUnique<float>(const float * in, float * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectUniqueFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4497,7 +4497,7 @@ func (k *Kernels) SelectUniqueFloat(cfg cuda.Config, in *cuda.Buffer[float32], o
 	return k.kSelectUniqueFloat.LaunchFrame(cfg, &f)
 }
 
-// SelectUniqueDouble launches selectUnique<double> (cub.cu:801):
+// SelectUniqueDouble launches selectUnique<double> (cub.cu:841):
 //
 //	__global__ void selectUnique<double>(const double * in, double * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectUniqueDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4511,7 +4511,7 @@ func (k *Kernels) SelectUniqueDouble(cfg cuda.Config, in *cuda.Buffer[float64], 
 	return k.kSelectUniqueDouble.LaunchFrame(cfg, &f)
 }
 
-// SelectFlaggedInt launches selectFlagged<int> (cub.cu:806):
+// SelectFlaggedInt launches selectFlagged<int> (cub.cu:846):
 //
 //	__global__ void selectFlagged<int>(const int * in, const unsigned char * flags, int * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectFlaggedInt(cfg cuda.Config, in *cuda.Buffer[int32], flags *cuda.Buffer[uint8], out *cuda.Buffer[int32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4526,7 +4526,7 @@ func (k *Kernels) SelectFlaggedInt(cfg cuda.Config, in *cuda.Buffer[int32], flag
 	return k.kSelectFlaggedInt.LaunchFrame(cfg, &f)
 }
 
-// SelectFlaggedUnsignedInt launches selectFlagged<unsigned int> (cub.cu:806):
+// SelectFlaggedUnsignedInt launches selectFlagged<unsigned int> (cub.cu:846):
 //
 //	__global__ void selectFlagged<unsigned int>(const unsigned int * in, const unsigned char * flags, unsigned int * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectFlaggedUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], flags *cuda.Buffer[uint8], out *cuda.Buffer[uint32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4541,7 +4541,7 @@ func (k *Kernels) SelectFlaggedUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint
 	return k.kSelectFlaggedUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SelectFlaggedLongLong launches selectFlagged<long long> (cub.cu:806):
+// SelectFlaggedLongLong launches selectFlagged<long long> (cub.cu:846):
 //
 //	__global__ void selectFlagged<long long>(const long long * in, const unsigned char * flags, long long * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectFlaggedLongLong(cfg cuda.Config, in *cuda.Buffer[int64], flags *cuda.Buffer[uint8], out *cuda.Buffer[int64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4556,7 +4556,7 @@ func (k *Kernels) SelectFlaggedLongLong(cfg cuda.Config, in *cuda.Buffer[int64],
 	return k.kSelectFlaggedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SelectFlaggedUnsignedLongLong launches selectFlagged<unsigned long long> (cub.cu:806):
+// SelectFlaggedUnsignedLongLong launches selectFlagged<unsigned long long> (cub.cu:846):
 //
 //	__global__ void selectFlagged<unsigned long long>(const unsigned long long * in, const unsigned char * flags, unsigned long long * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectFlaggedUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], flags *cuda.Buffer[uint8], out *cuda.Buffer[uint64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4571,7 +4571,7 @@ func (k *Kernels) SelectFlaggedUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer
 	return k.kSelectFlaggedUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SelectFlaggedFloat launches selectFlagged<float> (cub.cu:806):
+// SelectFlaggedFloat launches selectFlagged<float> (cub.cu:846):
 //
 //	__global__ void selectFlagged<float>(const float * in, const unsigned char * flags, float * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectFlaggedFloat(cfg cuda.Config, in *cuda.Buffer[float32], flags *cuda.Buffer[uint8], out *cuda.Buffer[float32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4586,7 +4586,7 @@ func (k *Kernels) SelectFlaggedFloat(cfg cuda.Config, in *cuda.Buffer[float32], 
 	return k.kSelectFlaggedFloat.LaunchFrame(cfg, &f)
 }
 
-// SelectFlaggedDouble launches selectFlagged<double> (cub.cu:806):
+// SelectFlaggedDouble launches selectFlagged<double> (cub.cu:846):
 //
 //	__global__ void selectFlagged<double>(const double * in, const unsigned char * flags, double * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) SelectFlaggedDouble(cfg cuda.Config, in *cuda.Buffer[float64], flags *cuda.Buffer[uint8], out *cuda.Buffer[float64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4601,7 +4601,7 @@ func (k *Kernels) SelectFlaggedDouble(cfg cuda.Config, in *cuda.Buffer[float64],
 	return k.kSelectFlaggedDouble.LaunchFrame(cfg, &f)
 }
 
-// PartitionFlaggedInt launches partitionFlagged<int> (cub.cu:811):
+// PartitionFlaggedInt launches partitionFlagged<int> (cub.cu:851):
 //
 //	__global__ void partitionFlagged<int>(const int * in, const unsigned char * flags, int * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) PartitionFlaggedInt(cfg cuda.Config, in *cuda.Buffer[int32], flags *cuda.Buffer[uint8], out *cuda.Buffer[int32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4616,7 +4616,7 @@ func (k *Kernels) PartitionFlaggedInt(cfg cuda.Config, in *cuda.Buffer[int32], f
 	return k.kPartitionFlaggedInt.LaunchFrame(cfg, &f)
 }
 
-// PartitionFlaggedUnsignedInt launches partitionFlagged<unsigned int> (cub.cu:811):
+// PartitionFlaggedUnsignedInt launches partitionFlagged<unsigned int> (cub.cu:851):
 //
 //	__global__ void partitionFlagged<unsigned int>(const unsigned int * in, const unsigned char * flags, unsigned int * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) PartitionFlaggedUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], flags *cuda.Buffer[uint8], out *cuda.Buffer[uint32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4631,7 +4631,7 @@ func (k *Kernels) PartitionFlaggedUnsignedInt(cfg cuda.Config, in *cuda.Buffer[u
 	return k.kPartitionFlaggedUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// PartitionFlaggedLongLong launches partitionFlagged<long long> (cub.cu:811):
+// PartitionFlaggedLongLong launches partitionFlagged<long long> (cub.cu:851):
 //
 //	__global__ void partitionFlagged<long long>(const long long * in, const unsigned char * flags, long long * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) PartitionFlaggedLongLong(cfg cuda.Config, in *cuda.Buffer[int64], flags *cuda.Buffer[uint8], out *cuda.Buffer[int64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4646,7 +4646,7 @@ func (k *Kernels) PartitionFlaggedLongLong(cfg cuda.Config, in *cuda.Buffer[int6
 	return k.kPartitionFlaggedLongLong.LaunchFrame(cfg, &f)
 }
 
-// PartitionFlaggedUnsignedLongLong launches partitionFlagged<unsigned long long> (cub.cu:811):
+// PartitionFlaggedUnsignedLongLong launches partitionFlagged<unsigned long long> (cub.cu:851):
 //
 //	__global__ void partitionFlagged<unsigned long long>(const unsigned long long * in, const unsigned char * flags, unsigned long long * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) PartitionFlaggedUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], flags *cuda.Buffer[uint8], out *cuda.Buffer[uint64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4661,7 +4661,7 @@ func (k *Kernels) PartitionFlaggedUnsignedLongLong(cfg cuda.Config, in *cuda.Buf
 	return k.kPartitionFlaggedUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// PartitionFlaggedFloat launches partitionFlagged<float> (cub.cu:811):
+// PartitionFlaggedFloat launches partitionFlagged<float> (cub.cu:851):
 //
 //	__global__ void partitionFlagged<float>(const float * in, const unsigned char * flags, float * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) PartitionFlaggedFloat(cfg cuda.Config, in *cuda.Buffer[float32], flags *cuda.Buffer[uint8], out *cuda.Buffer[float32], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4676,7 +4676,7 @@ func (k *Kernels) PartitionFlaggedFloat(cfg cuda.Config, in *cuda.Buffer[float32
 	return k.kPartitionFlaggedFloat.LaunchFrame(cfg, &f)
 }
 
-// PartitionFlaggedDouble launches partitionFlagged<double> (cub.cu:811):
+// PartitionFlaggedDouble launches partitionFlagged<double> (cub.cu:851):
 //
 //	__global__ void partitionFlagged<double>(const double * in, const unsigned char * flags, double * out, int * count, void * state, int numTiles, int n)
 func (k *Kernels) PartitionFlaggedDouble(cfg cuda.Config, in *cuda.Buffer[float64], flags *cuda.Buffer[uint8], out *cuda.Buffer[float64], count *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4691,7 +4691,7 @@ func (k *Kernels) PartitionFlaggedDouble(cfg cuda.Config, in *cuda.Buffer[float6
 	return k.kPartitionFlaggedDouble.LaunchFrame(cfg, &f)
 }
 
-// RleEncodeInt launches rleEncode<int> (cub.cu:816):
+// RleEncodeInt launches rleEncode<int> (cub.cu:856):
 //
 //	__global__ void rleEncode<int>(const int * in, int * unique, int * counts, int * runs, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) RleEncodeInt(cfg cuda.Config, in *cuda.Buffer[int32], unique *cuda.Buffer[int32], counts *cuda.Buffer[int32], runs *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4707,7 +4707,7 @@ func (k *Kernels) RleEncodeInt(cfg cuda.Config, in *cuda.Buffer[int32], unique *
 	return k.kRleEncodeInt.LaunchFrame(cfg, &f)
 }
 
-// RleEncodeUnsignedInt launches rleEncode<unsigned int> (cub.cu:816):
+// RleEncodeUnsignedInt launches rleEncode<unsigned int> (cub.cu:856):
 //
 //	__global__ void rleEncode<unsigned int>(const unsigned int * in, unsigned int * unique, int * counts, int * runs, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) RleEncodeUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], unique *cuda.Buffer[uint32], counts *cuda.Buffer[int32], runs *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4723,7 +4723,7 @@ func (k *Kernels) RleEncodeUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32],
 	return k.kRleEncodeUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// RleEncodeLongLong launches rleEncode<long long> (cub.cu:816):
+// RleEncodeLongLong launches rleEncode<long long> (cub.cu:856):
 //
 //	__global__ void rleEncode<long long>(const long long * in, long long * unique, int * counts, int * runs, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) RleEncodeLongLong(cfg cuda.Config, in *cuda.Buffer[int64], unique *cuda.Buffer[int64], counts *cuda.Buffer[int32], runs *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4739,7 +4739,7 @@ func (k *Kernels) RleEncodeLongLong(cfg cuda.Config, in *cuda.Buffer[int64], uni
 	return k.kRleEncodeLongLong.LaunchFrame(cfg, &f)
 }
 
-// RleEncodeUnsignedLongLong launches rleEncode<unsigned long long> (cub.cu:816):
+// RleEncodeUnsignedLongLong launches rleEncode<unsigned long long> (cub.cu:856):
 //
 //	__global__ void rleEncode<unsigned long long>(const unsigned long long * in, unsigned long long * unique, int * counts, int * runs, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) RleEncodeUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], unique *cuda.Buffer[uint64], counts *cuda.Buffer[int32], runs *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4755,7 +4755,7 @@ func (k *Kernels) RleEncodeUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uin
 	return k.kRleEncodeUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// RleEncodeFloat launches rleEncode<float> (cub.cu:816):
+// RleEncodeFloat launches rleEncode<float> (cub.cu:856):
 //
 //	__global__ void rleEncode<float>(const float * in, float * unique, int * counts, int * runs, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) RleEncodeFloat(cfg cuda.Config, in *cuda.Buffer[float32], unique *cuda.Buffer[float32], counts *cuda.Buffer[int32], runs *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4771,7 +4771,7 @@ func (k *Kernels) RleEncodeFloat(cfg cuda.Config, in *cuda.Buffer[float32], uniq
 	return k.kRleEncodeFloat.LaunchFrame(cfg, &f)
 }
 
-// RleEncodeDouble launches rleEncode<double> (cub.cu:816):
+// RleEncodeDouble launches rleEncode<double> (cub.cu:856):
 //
 //	__global__ void rleEncode<double>(const double * in, double * unique, int * counts, int * runs, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) RleEncodeDouble(cfg cuda.Config, in *cuda.Buffer[float64], unique *cuda.Buffer[float64], counts *cuda.Buffer[int32], runs *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
@@ -4787,7 +4787,7 @@ func (k *Kernels) RleEncodeDouble(cfg cuda.Config, in *cuda.Buffer[float64], uni
 	return k.kRleEncodeDouble.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInitInt launches scanByKeyInit<int> (cub.cu:843):
+// ScanByKeyInitInt launches scanByKeyInit<int> (cub.cu:883):
 //
 //	__global__ void scanByKeyInit<int>(void * state, const int * keys, int * prevKeys, int tileItems, int numTiles)
 func (k *Kernels) ScanByKeyInitInt(cfg cuda.Config, state *cuda.Buffer[byte], keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], tileItems int32, numTiles int32) error {
@@ -4800,7 +4800,7 @@ func (k *Kernels) ScanByKeyInitInt(cfg cuda.Config, state *cuda.Buffer[byte], ke
 	return k.kScanByKeyInitInt.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInitUnsignedInt launches scanByKeyInit<unsigned int> (cub.cu:843):
+// ScanByKeyInitUnsignedInt launches scanByKeyInit<unsigned int> (cub.cu:883):
 //
 //	__global__ void scanByKeyInit<unsigned int>(void * state, const int * keys, int * prevKeys, int tileItems, int numTiles)
 func (k *Kernels) ScanByKeyInitUnsignedInt(cfg cuda.Config, state *cuda.Buffer[byte], keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], tileItems int32, numTiles int32) error {
@@ -4813,7 +4813,7 @@ func (k *Kernels) ScanByKeyInitUnsignedInt(cfg cuda.Config, state *cuda.Buffer[b
 	return k.kScanByKeyInitUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInitLongLong launches scanByKeyInit<long long> (cub.cu:843):
+// ScanByKeyInitLongLong launches scanByKeyInit<long long> (cub.cu:883):
 //
 //	__global__ void scanByKeyInit<long long>(void * state, const int * keys, int * prevKeys, int tileItems, int numTiles)
 func (k *Kernels) ScanByKeyInitLongLong(cfg cuda.Config, state *cuda.Buffer[byte], keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], tileItems int32, numTiles int32) error {
@@ -4826,7 +4826,7 @@ func (k *Kernels) ScanByKeyInitLongLong(cfg cuda.Config, state *cuda.Buffer[byte
 	return k.kScanByKeyInitLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInitUnsignedLongLong launches scanByKeyInit<unsigned long long> (cub.cu:843):
+// ScanByKeyInitUnsignedLongLong launches scanByKeyInit<unsigned long long> (cub.cu:883):
 //
 //	__global__ void scanByKeyInit<unsigned long long>(void * state, const int * keys, int * prevKeys, int tileItems, int numTiles)
 func (k *Kernels) ScanByKeyInitUnsignedLongLong(cfg cuda.Config, state *cuda.Buffer[byte], keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], tileItems int32, numTiles int32) error {
@@ -4839,7 +4839,7 @@ func (k *Kernels) ScanByKeyInitUnsignedLongLong(cfg cuda.Config, state *cuda.Buf
 	return k.kScanByKeyInitUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInitFloat launches scanByKeyInit<float> (cub.cu:843):
+// ScanByKeyInitFloat launches scanByKeyInit<float> (cub.cu:883):
 //
 //	__global__ void scanByKeyInit<float>(void * state, const int * keys, int * prevKeys, int tileItems, int numTiles)
 func (k *Kernels) ScanByKeyInitFloat(cfg cuda.Config, state *cuda.Buffer[byte], keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], tileItems int32, numTiles int32) error {
@@ -4852,7 +4852,7 @@ func (k *Kernels) ScanByKeyInitFloat(cfg cuda.Config, state *cuda.Buffer[byte], 
 	return k.kScanByKeyInitFloat.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInitDouble launches scanByKeyInit<double> (cub.cu:843):
+// ScanByKeyInitDouble launches scanByKeyInit<double> (cub.cu:883):
 //
 //	__global__ void scanByKeyInit<double>(void * state, const int * keys, int * prevKeys, int tileItems, int numTiles)
 func (k *Kernels) ScanByKeyInitDouble(cfg cuda.Config, state *cuda.Buffer[byte], keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], tileItems int32, numTiles int32) error {
@@ -4865,7 +4865,7 @@ func (k *Kernels) ScanByKeyInitDouble(cfg cuda.Config, state *cuda.Buffer[byte],
 	return k.kScanByKeyInitDouble.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInclusiveSumInt launches scanByKeyInclusiveSum<int> (cub.cu:854):
+// ScanByKeyInclusiveSumInt launches scanByKeyInclusiveSum<int> (cub.cu:894):
 //
 //	__global__ void scanByKeyInclusiveSum<int>(const int * keys, int * prevKeys, const int * in, int * out, void * state, int numTiles, int n)
 func (k *Kernels) ScanByKeyInclusiveSumInt(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[int32], out *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4880,7 +4880,7 @@ func (k *Kernels) ScanByKeyInclusiveSumInt(cfg cuda.Config, keys *cuda.Buffer[in
 	return k.kScanByKeyInclusiveSumInt.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInclusiveSumUnsignedInt launches scanByKeyInclusiveSum<unsigned int> (cub.cu:854):
+// ScanByKeyInclusiveSumUnsignedInt launches scanByKeyInclusiveSum<unsigned int> (cub.cu:894):
 //
 //	__global__ void scanByKeyInclusiveSum<unsigned int>(const int * keys, int * prevKeys, const unsigned int * in, unsigned int * out, void * state, int numTiles, int n)
 func (k *Kernels) ScanByKeyInclusiveSumUnsignedInt(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4895,7 +4895,7 @@ func (k *Kernels) ScanByKeyInclusiveSumUnsignedInt(cfg cuda.Config, keys *cuda.B
 	return k.kScanByKeyInclusiveSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInclusiveSumLongLong launches scanByKeyInclusiveSum<long long> (cub.cu:854):
+// ScanByKeyInclusiveSumLongLong launches scanByKeyInclusiveSum<long long> (cub.cu:894):
 //
 //	__global__ void scanByKeyInclusiveSum<long long>(const int * keys, int * prevKeys, const long long * in, long long * out, void * state, int numTiles, int n)
 func (k *Kernels) ScanByKeyInclusiveSumLongLong(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[int64], out *cuda.Buffer[int64], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4910,7 +4910,7 @@ func (k *Kernels) ScanByKeyInclusiveSumLongLong(cfg cuda.Config, keys *cuda.Buff
 	return k.kScanByKeyInclusiveSumLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInclusiveSumUnsignedLongLong launches scanByKeyInclusiveSum<unsigned long long> (cub.cu:854):
+// ScanByKeyInclusiveSumUnsignedLongLong launches scanByKeyInclusiveSum<unsigned long long> (cub.cu:894):
 //
 //	__global__ void scanByKeyInclusiveSum<unsigned long long>(const int * keys, int * prevKeys, const unsigned long long * in, unsigned long long * out, void * state, int numTiles, int n)
 func (k *Kernels) ScanByKeyInclusiveSumUnsignedLongLong(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4925,7 +4925,7 @@ func (k *Kernels) ScanByKeyInclusiveSumUnsignedLongLong(cfg cuda.Config, keys *c
 	return k.kScanByKeyInclusiveSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInclusiveSumFloat launches scanByKeyInclusiveSum<float> (cub.cu:854):
+// ScanByKeyInclusiveSumFloat launches scanByKeyInclusiveSum<float> (cub.cu:894):
 //
 //	__global__ void scanByKeyInclusiveSum<float>(const int * keys, int * prevKeys, const float * in, float * out, void * state, int numTiles, int n)
 func (k *Kernels) ScanByKeyInclusiveSumFloat(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[float32], out *cuda.Buffer[float32], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4940,7 +4940,7 @@ func (k *Kernels) ScanByKeyInclusiveSumFloat(cfg cuda.Config, keys *cuda.Buffer[
 	return k.kScanByKeyInclusiveSumFloat.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyInclusiveSumDouble launches scanByKeyInclusiveSum<double> (cub.cu:854):
+// ScanByKeyInclusiveSumDouble launches scanByKeyInclusiveSum<double> (cub.cu:894):
 //
 //	__global__ void scanByKeyInclusiveSum<double>(const int * keys, int * prevKeys, const double * in, double * out, void * state, int numTiles, int n)
 func (k *Kernels) ScanByKeyInclusiveSumDouble(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[float64], out *cuda.Buffer[float64], state *cuda.Buffer[byte], numTiles int32, n int32) error {
@@ -4955,7 +4955,7 @@ func (k *Kernels) ScanByKeyInclusiveSumDouble(cfg cuda.Config, keys *cuda.Buffer
 	return k.kScanByKeyInclusiveSumDouble.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyExclusiveSumInt launches scanByKeyExclusiveSum<int> (cub.cu:859):
+// ScanByKeyExclusiveSumInt launches scanByKeyExclusiveSum<int> (cub.cu:899):
 //
 //	__global__ void scanByKeyExclusiveSum<int>(const int * keys, int * prevKeys, const int * in, int * out, void * state, int numTiles, int n, int init)
 func (k *Kernels) ScanByKeyExclusiveSumInt(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[int32], out *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, n int32, init int32) error {
@@ -4971,7 +4971,7 @@ func (k *Kernels) ScanByKeyExclusiveSumInt(cfg cuda.Config, keys *cuda.Buffer[in
 	return k.kScanByKeyExclusiveSumInt.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyExclusiveSumUnsignedInt launches scanByKeyExclusiveSum<unsigned int> (cub.cu:859):
+// ScanByKeyExclusiveSumUnsignedInt launches scanByKeyExclusiveSum<unsigned int> (cub.cu:899):
 //
 //	__global__ void scanByKeyExclusiveSum<unsigned int>(const int * keys, int * prevKeys, const unsigned int * in, unsigned int * out, void * state, int numTiles, int n, unsigned int init)
 func (k *Kernels) ScanByKeyExclusiveSumUnsignedInt(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], state *cuda.Buffer[byte], numTiles int32, n int32, init uint32) error {
@@ -4987,7 +4987,7 @@ func (k *Kernels) ScanByKeyExclusiveSumUnsignedInt(cfg cuda.Config, keys *cuda.B
 	return k.kScanByKeyExclusiveSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyExclusiveSumLongLong launches scanByKeyExclusiveSum<long long> (cub.cu:859):
+// ScanByKeyExclusiveSumLongLong launches scanByKeyExclusiveSum<long long> (cub.cu:899):
 //
 //	__global__ void scanByKeyExclusiveSum<long long>(const int * keys, int * prevKeys, const long long * in, long long * out, void * state, int numTiles, int n, long long init)
 func (k *Kernels) ScanByKeyExclusiveSumLongLong(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[int64], out *cuda.Buffer[int64], state *cuda.Buffer[byte], numTiles int32, n int32, init int64) error {
@@ -5003,7 +5003,7 @@ func (k *Kernels) ScanByKeyExclusiveSumLongLong(cfg cuda.Config, keys *cuda.Buff
 	return k.kScanByKeyExclusiveSumLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyExclusiveSumUnsignedLongLong launches scanByKeyExclusiveSum<unsigned long long> (cub.cu:859):
+// ScanByKeyExclusiveSumUnsignedLongLong launches scanByKeyExclusiveSum<unsigned long long> (cub.cu:899):
 //
 //	__global__ void scanByKeyExclusiveSum<unsigned long long>(const int * keys, int * prevKeys, const unsigned long long * in, unsigned long long * out, void * state, int numTiles, int n, unsigned long long init)
 func (k *Kernels) ScanByKeyExclusiveSumUnsignedLongLong(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], state *cuda.Buffer[byte], numTiles int32, n int32, init uint64) error {
@@ -5019,7 +5019,7 @@ func (k *Kernels) ScanByKeyExclusiveSumUnsignedLongLong(cfg cuda.Config, keys *c
 	return k.kScanByKeyExclusiveSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyExclusiveSumFloat launches scanByKeyExclusiveSum<float> (cub.cu:859):
+// ScanByKeyExclusiveSumFloat launches scanByKeyExclusiveSum<float> (cub.cu:899):
 //
 //	__global__ void scanByKeyExclusiveSum<float>(const int * keys, int * prevKeys, const float * in, float * out, void * state, int numTiles, int n, float init)
 func (k *Kernels) ScanByKeyExclusiveSumFloat(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[float32], out *cuda.Buffer[float32], state *cuda.Buffer[byte], numTiles int32, n int32, init float32) error {
@@ -5035,7 +5035,7 @@ func (k *Kernels) ScanByKeyExclusiveSumFloat(cfg cuda.Config, keys *cuda.Buffer[
 	return k.kScanByKeyExclusiveSumFloat.LaunchFrame(cfg, &f)
 }
 
-// ScanByKeyExclusiveSumDouble launches scanByKeyExclusiveSum<double> (cub.cu:859):
+// ScanByKeyExclusiveSumDouble launches scanByKeyExclusiveSum<double> (cub.cu:899):
 //
 //	__global__ void scanByKeyExclusiveSum<double>(const int * keys, int * prevKeys, const double * in, double * out, void * state, int numTiles, int n, double init)
 func (k *Kernels) ScanByKeyExclusiveSumDouble(cfg cuda.Config, keys *cuda.Buffer[int32], prevKeys *cuda.Buffer[int32], in *cuda.Buffer[float64], out *cuda.Buffer[float64], state *cuda.Buffer[byte], numTiles int32, n int32, init float64) error {
@@ -5051,7 +5051,7 @@ func (k *Kernels) ScanByKeyExclusiveSumDouble(cfg cuda.Config, keys *cuda.Buffer
 	return k.kScanByKeyExclusiveSumDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscInt launches segmentedSortKeysAsc<int> (cub.cu:879):
+// SegmentedSortKeysAscInt launches segmentedSortKeysAsc<int> (cub.cu:919):
 //
 //	__global__ void segmentedSortKeysAsc<int>(const int * keysIn, int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5065,7 +5065,7 @@ func (k *Kernels) SegmentedSortKeysAscInt(cfg cuda.Config, keysIn *cuda.Buffer[i
 	return k.kSegmentedSortKeysAscInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscUnsignedInt launches segmentedSortKeysAsc<unsigned int> (cub.cu:879):
+// SegmentedSortKeysAscUnsignedInt launches segmentedSortKeysAsc<unsigned int> (cub.cu:919):
 //
 //	__global__ void segmentedSortKeysAsc<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5079,7 +5079,7 @@ func (k *Kernels) SegmentedSortKeysAscUnsignedInt(cfg cuda.Config, keysIn *cuda.
 	return k.kSegmentedSortKeysAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscLongLong launches segmentedSortKeysAsc<long long> (cub.cu:879):
+// SegmentedSortKeysAscLongLong launches segmentedSortKeysAsc<long long> (cub.cu:919):
 //
 //	__global__ void segmentedSortKeysAsc<long long>(const long long * keysIn, long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5093,7 +5093,7 @@ func (k *Kernels) SegmentedSortKeysAscLongLong(cfg cuda.Config, keysIn *cuda.Buf
 	return k.kSegmentedSortKeysAscLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscUnsignedLongLong launches segmentedSortKeysAsc<unsigned long long> (cub.cu:879):
+// SegmentedSortKeysAscUnsignedLongLong launches segmentedSortKeysAsc<unsigned long long> (cub.cu:919):
 //
 //	__global__ void segmentedSortKeysAsc<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5107,7 +5107,7 @@ func (k *Kernels) SegmentedSortKeysAscUnsignedLongLong(cfg cuda.Config, keysIn *
 	return k.kSegmentedSortKeysAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscFloat launches segmentedSortKeysAsc<float> (cub.cu:879):
+// SegmentedSortKeysAscFloat launches segmentedSortKeysAsc<float> (cub.cu:919):
 //
 //	__global__ void segmentedSortKeysAsc<float>(const float * keysIn, float * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5121,7 +5121,7 @@ func (k *Kernels) SegmentedSortKeysAscFloat(cfg cuda.Config, keysIn *cuda.Buffer
 	return k.kSegmentedSortKeysAscFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscDouble launches segmentedSortKeysAsc<double> (cub.cu:879):
+// SegmentedSortKeysAscDouble launches segmentedSortKeysAsc<double> (cub.cu:919):
 //
 //	__global__ void segmentedSortKeysAsc<double>(const double * keysIn, double * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5135,7 +5135,7 @@ func (k *Kernels) SegmentedSortKeysAscDouble(cfg cuda.Config, keysIn *cuda.Buffe
 	return k.kSegmentedSortKeysAscDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscAltInt launches segmentedSortKeysAscAlt<int> (cub.cu:884):
+// SegmentedSortKeysAscAltInt launches segmentedSortKeysAscAlt<int> (cub.cu:924):
 //
 //	__global__ void segmentedSortKeysAscAlt<int>(const int * keysIn, int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscAltInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5149,7 +5149,7 @@ func (k *Kernels) SegmentedSortKeysAscAltInt(cfg cuda.Config, keysIn *cuda.Buffe
 	return k.kSegmentedSortKeysAscAltInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscAltUnsignedInt launches segmentedSortKeysAscAlt<unsigned int> (cub.cu:884):
+// SegmentedSortKeysAscAltUnsignedInt launches segmentedSortKeysAscAlt<unsigned int> (cub.cu:924):
 //
 //	__global__ void segmentedSortKeysAscAlt<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscAltUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5163,7 +5163,7 @@ func (k *Kernels) SegmentedSortKeysAscAltUnsignedInt(cfg cuda.Config, keysIn *cu
 	return k.kSegmentedSortKeysAscAltUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscAltLongLong launches segmentedSortKeysAscAlt<long long> (cub.cu:884):
+// SegmentedSortKeysAscAltLongLong launches segmentedSortKeysAscAlt<long long> (cub.cu:924):
 //
 //	__global__ void segmentedSortKeysAscAlt<long long>(const long long * keysIn, long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscAltLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5177,7 +5177,7 @@ func (k *Kernels) SegmentedSortKeysAscAltLongLong(cfg cuda.Config, keysIn *cuda.
 	return k.kSegmentedSortKeysAscAltLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscAltUnsignedLongLong launches segmentedSortKeysAscAlt<unsigned long long> (cub.cu:884):
+// SegmentedSortKeysAscAltUnsignedLongLong launches segmentedSortKeysAscAlt<unsigned long long> (cub.cu:924):
 //
 //	__global__ void segmentedSortKeysAscAlt<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscAltUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5191,7 +5191,7 @@ func (k *Kernels) SegmentedSortKeysAscAltUnsignedLongLong(cfg cuda.Config, keysI
 	return k.kSegmentedSortKeysAscAltUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscAltFloat launches segmentedSortKeysAscAlt<float> (cub.cu:884):
+// SegmentedSortKeysAscAltFloat launches segmentedSortKeysAscAlt<float> (cub.cu:924):
 //
 //	__global__ void segmentedSortKeysAscAlt<float>(const float * keysIn, float * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscAltFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5205,7 +5205,7 @@ func (k *Kernels) SegmentedSortKeysAscAltFloat(cfg cuda.Config, keysIn *cuda.Buf
 	return k.kSegmentedSortKeysAscAltFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysAscAltDouble launches segmentedSortKeysAscAlt<double> (cub.cu:884):
+// SegmentedSortKeysAscAltDouble launches segmentedSortKeysAscAlt<double> (cub.cu:924):
 //
 //	__global__ void segmentedSortKeysAscAlt<double>(const double * keysIn, double * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysAscAltDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5219,7 +5219,7 @@ func (k *Kernels) SegmentedSortKeysAscAltDouble(cfg cuda.Config, keysIn *cuda.Bu
 	return k.kSegmentedSortKeysAscAltDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescInt launches segmentedSortKeysDesc<int> (cub.cu:889):
+// SegmentedSortKeysDescInt launches segmentedSortKeysDesc<int> (cub.cu:929):
 //
 //	__global__ void segmentedSortKeysDesc<int>(const int * keysIn, int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5233,7 +5233,7 @@ func (k *Kernels) SegmentedSortKeysDescInt(cfg cuda.Config, keysIn *cuda.Buffer[
 	return k.kSegmentedSortKeysDescInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescUnsignedInt launches segmentedSortKeysDesc<unsigned int> (cub.cu:889):
+// SegmentedSortKeysDescUnsignedInt launches segmentedSortKeysDesc<unsigned int> (cub.cu:929):
 //
 //	__global__ void segmentedSortKeysDesc<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5247,7 +5247,7 @@ func (k *Kernels) SegmentedSortKeysDescUnsignedInt(cfg cuda.Config, keysIn *cuda
 	return k.kSegmentedSortKeysDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescLongLong launches segmentedSortKeysDesc<long long> (cub.cu:889):
+// SegmentedSortKeysDescLongLong launches segmentedSortKeysDesc<long long> (cub.cu:929):
 //
 //	__global__ void segmentedSortKeysDesc<long long>(const long long * keysIn, long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5261,7 +5261,7 @@ func (k *Kernels) SegmentedSortKeysDescLongLong(cfg cuda.Config, keysIn *cuda.Bu
 	return k.kSegmentedSortKeysDescLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescUnsignedLongLong launches segmentedSortKeysDesc<unsigned long long> (cub.cu:889):
+// SegmentedSortKeysDescUnsignedLongLong launches segmentedSortKeysDesc<unsigned long long> (cub.cu:929):
 //
 //	__global__ void segmentedSortKeysDesc<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5275,7 +5275,7 @@ func (k *Kernels) SegmentedSortKeysDescUnsignedLongLong(cfg cuda.Config, keysIn 
 	return k.kSegmentedSortKeysDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescFloat launches segmentedSortKeysDesc<float> (cub.cu:889):
+// SegmentedSortKeysDescFloat launches segmentedSortKeysDesc<float> (cub.cu:929):
 //
 //	__global__ void segmentedSortKeysDesc<float>(const float * keysIn, float * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5289,7 +5289,7 @@ func (k *Kernels) SegmentedSortKeysDescFloat(cfg cuda.Config, keysIn *cuda.Buffe
 	return k.kSegmentedSortKeysDescFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescDouble launches segmentedSortKeysDesc<double> (cub.cu:889):
+// SegmentedSortKeysDescDouble launches segmentedSortKeysDesc<double> (cub.cu:929):
 //
 //	__global__ void segmentedSortKeysDesc<double>(const double * keysIn, double * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5303,7 +5303,7 @@ func (k *Kernels) SegmentedSortKeysDescDouble(cfg cuda.Config, keysIn *cuda.Buff
 	return k.kSegmentedSortKeysDescDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescAltInt launches segmentedSortKeysDescAlt<int> (cub.cu:894):
+// SegmentedSortKeysDescAltInt launches segmentedSortKeysDescAlt<int> (cub.cu:934):
 //
 //	__global__ void segmentedSortKeysDescAlt<int>(const int * keysIn, int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescAltInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5317,7 +5317,7 @@ func (k *Kernels) SegmentedSortKeysDescAltInt(cfg cuda.Config, keysIn *cuda.Buff
 	return k.kSegmentedSortKeysDescAltInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescAltUnsignedInt launches segmentedSortKeysDescAlt<unsigned int> (cub.cu:894):
+// SegmentedSortKeysDescAltUnsignedInt launches segmentedSortKeysDescAlt<unsigned int> (cub.cu:934):
 //
 //	__global__ void segmentedSortKeysDescAlt<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescAltUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5331,7 +5331,7 @@ func (k *Kernels) SegmentedSortKeysDescAltUnsignedInt(cfg cuda.Config, keysIn *c
 	return k.kSegmentedSortKeysDescAltUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescAltLongLong launches segmentedSortKeysDescAlt<long long> (cub.cu:894):
+// SegmentedSortKeysDescAltLongLong launches segmentedSortKeysDescAlt<long long> (cub.cu:934):
 //
 //	__global__ void segmentedSortKeysDescAlt<long long>(const long long * keysIn, long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescAltLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5345,7 +5345,7 @@ func (k *Kernels) SegmentedSortKeysDescAltLongLong(cfg cuda.Config, keysIn *cuda
 	return k.kSegmentedSortKeysDescAltLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescAltUnsignedLongLong launches segmentedSortKeysDescAlt<unsigned long long> (cub.cu:894):
+// SegmentedSortKeysDescAltUnsignedLongLong launches segmentedSortKeysDescAlt<unsigned long long> (cub.cu:934):
 //
 //	__global__ void segmentedSortKeysDescAlt<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescAltUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5359,7 +5359,7 @@ func (k *Kernels) SegmentedSortKeysDescAltUnsignedLongLong(cfg cuda.Config, keys
 	return k.kSegmentedSortKeysDescAltUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescAltFloat launches segmentedSortKeysDescAlt<float> (cub.cu:894):
+// SegmentedSortKeysDescAltFloat launches segmentedSortKeysDescAlt<float> (cub.cu:934):
 //
 //	__global__ void segmentedSortKeysDescAlt<float>(const float * keysIn, float * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescAltFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5373,7 +5373,7 @@ func (k *Kernels) SegmentedSortKeysDescAltFloat(cfg cuda.Config, keysIn *cuda.Bu
 	return k.kSegmentedSortKeysDescAltFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortKeysDescAltDouble launches segmentedSortKeysDescAlt<double> (cub.cu:894):
+// SegmentedSortKeysDescAltDouble launches segmentedSortKeysDescAlt<double> (cub.cu:934):
 //
 //	__global__ void segmentedSortKeysDescAlt<double>(const double * keysIn, double * keysOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortKeysDescAltDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5387,7 +5387,7 @@ func (k *Kernels) SegmentedSortKeysDescAltDouble(cfg cuda.Config, keysIn *cuda.B
 	return k.kSegmentedSortKeysDescAltDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscInt launches segmentedSortPairsAsc<int> (cub.cu:899):
+// SegmentedSortPairsAscInt launches segmentedSortPairsAsc<int> (cub.cu:939):
 //
 //	__global__ void segmentedSortPairsAsc<int>(const int * keysIn, int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5403,7 +5403,7 @@ func (k *Kernels) SegmentedSortPairsAscInt(cfg cuda.Config, keysIn *cuda.Buffer[
 	return k.kSegmentedSortPairsAscInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscUnsignedInt launches segmentedSortPairsAsc<unsigned int> (cub.cu:899):
+// SegmentedSortPairsAscUnsignedInt launches segmentedSortPairsAsc<unsigned int> (cub.cu:939):
 //
 //	__global__ void segmentedSortPairsAsc<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5419,7 +5419,7 @@ func (k *Kernels) SegmentedSortPairsAscUnsignedInt(cfg cuda.Config, keysIn *cuda
 	return k.kSegmentedSortPairsAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscLongLong launches segmentedSortPairsAsc<long long> (cub.cu:899):
+// SegmentedSortPairsAscLongLong launches segmentedSortPairsAsc<long long> (cub.cu:939):
 //
 //	__global__ void segmentedSortPairsAsc<long long>(const long long * keysIn, long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5435,7 +5435,7 @@ func (k *Kernels) SegmentedSortPairsAscLongLong(cfg cuda.Config, keysIn *cuda.Bu
 	return k.kSegmentedSortPairsAscLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscUnsignedLongLong launches segmentedSortPairsAsc<unsigned long long> (cub.cu:899):
+// SegmentedSortPairsAscUnsignedLongLong launches segmentedSortPairsAsc<unsigned long long> (cub.cu:939):
 //
 //	__global__ void segmentedSortPairsAsc<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5451,7 +5451,7 @@ func (k *Kernels) SegmentedSortPairsAscUnsignedLongLong(cfg cuda.Config, keysIn 
 	return k.kSegmentedSortPairsAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscFloat launches segmentedSortPairsAsc<float> (cub.cu:899):
+// SegmentedSortPairsAscFloat launches segmentedSortPairsAsc<float> (cub.cu:939):
 //
 //	__global__ void segmentedSortPairsAsc<float>(const float * keysIn, float * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5467,7 +5467,7 @@ func (k *Kernels) SegmentedSortPairsAscFloat(cfg cuda.Config, keysIn *cuda.Buffe
 	return k.kSegmentedSortPairsAscFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscDouble launches segmentedSortPairsAsc<double> (cub.cu:899):
+// SegmentedSortPairsAscDouble launches segmentedSortPairsAsc<double> (cub.cu:939):
 //
 //	__global__ void segmentedSortPairsAsc<double>(const double * keysIn, double * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5483,7 +5483,7 @@ func (k *Kernels) SegmentedSortPairsAscDouble(cfg cuda.Config, keysIn *cuda.Buff
 	return k.kSegmentedSortPairsAscDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscAltInt launches segmentedSortPairsAscAlt<int> (cub.cu:904):
+// SegmentedSortPairsAscAltInt launches segmentedSortPairsAscAlt<int> (cub.cu:944):
 //
 //	__global__ void segmentedSortPairsAscAlt<int>(const int * keysIn, int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscAltInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5499,7 +5499,7 @@ func (k *Kernels) SegmentedSortPairsAscAltInt(cfg cuda.Config, keysIn *cuda.Buff
 	return k.kSegmentedSortPairsAscAltInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscAltUnsignedInt launches segmentedSortPairsAscAlt<unsigned int> (cub.cu:904):
+// SegmentedSortPairsAscAltUnsignedInt launches segmentedSortPairsAscAlt<unsigned int> (cub.cu:944):
 //
 //	__global__ void segmentedSortPairsAscAlt<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscAltUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5515,7 +5515,7 @@ func (k *Kernels) SegmentedSortPairsAscAltUnsignedInt(cfg cuda.Config, keysIn *c
 	return k.kSegmentedSortPairsAscAltUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscAltLongLong launches segmentedSortPairsAscAlt<long long> (cub.cu:904):
+// SegmentedSortPairsAscAltLongLong launches segmentedSortPairsAscAlt<long long> (cub.cu:944):
 //
 //	__global__ void segmentedSortPairsAscAlt<long long>(const long long * keysIn, long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscAltLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5531,7 +5531,7 @@ func (k *Kernels) SegmentedSortPairsAscAltLongLong(cfg cuda.Config, keysIn *cuda
 	return k.kSegmentedSortPairsAscAltLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscAltUnsignedLongLong launches segmentedSortPairsAscAlt<unsigned long long> (cub.cu:904):
+// SegmentedSortPairsAscAltUnsignedLongLong launches segmentedSortPairsAscAlt<unsigned long long> (cub.cu:944):
 //
 //	__global__ void segmentedSortPairsAscAlt<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscAltUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5547,7 +5547,7 @@ func (k *Kernels) SegmentedSortPairsAscAltUnsignedLongLong(cfg cuda.Config, keys
 	return k.kSegmentedSortPairsAscAltUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscAltFloat launches segmentedSortPairsAscAlt<float> (cub.cu:904):
+// SegmentedSortPairsAscAltFloat launches segmentedSortPairsAscAlt<float> (cub.cu:944):
 //
 //	__global__ void segmentedSortPairsAscAlt<float>(const float * keysIn, float * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscAltFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5563,7 +5563,7 @@ func (k *Kernels) SegmentedSortPairsAscAltFloat(cfg cuda.Config, keysIn *cuda.Bu
 	return k.kSegmentedSortPairsAscAltFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsAscAltDouble launches segmentedSortPairsAscAlt<double> (cub.cu:904):
+// SegmentedSortPairsAscAltDouble launches segmentedSortPairsAscAlt<double> (cub.cu:944):
 //
 //	__global__ void segmentedSortPairsAscAlt<double>(const double * keysIn, double * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsAscAltDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5579,7 +5579,7 @@ func (k *Kernels) SegmentedSortPairsAscAltDouble(cfg cuda.Config, keysIn *cuda.B
 	return k.kSegmentedSortPairsAscAltDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescInt launches segmentedSortPairsDesc<int> (cub.cu:909):
+// SegmentedSortPairsDescInt launches segmentedSortPairsDesc<int> (cub.cu:949):
 //
 //	__global__ void segmentedSortPairsDesc<int>(const int * keysIn, int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5595,7 +5595,7 @@ func (k *Kernels) SegmentedSortPairsDescInt(cfg cuda.Config, keysIn *cuda.Buffer
 	return k.kSegmentedSortPairsDescInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescUnsignedInt launches segmentedSortPairsDesc<unsigned int> (cub.cu:909):
+// SegmentedSortPairsDescUnsignedInt launches segmentedSortPairsDesc<unsigned int> (cub.cu:949):
 //
 //	__global__ void segmentedSortPairsDesc<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5611,7 +5611,7 @@ func (k *Kernels) SegmentedSortPairsDescUnsignedInt(cfg cuda.Config, keysIn *cud
 	return k.kSegmentedSortPairsDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescLongLong launches segmentedSortPairsDesc<long long> (cub.cu:909):
+// SegmentedSortPairsDescLongLong launches segmentedSortPairsDesc<long long> (cub.cu:949):
 //
 //	__global__ void segmentedSortPairsDesc<long long>(const long long * keysIn, long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5627,7 +5627,7 @@ func (k *Kernels) SegmentedSortPairsDescLongLong(cfg cuda.Config, keysIn *cuda.B
 	return k.kSegmentedSortPairsDescLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescUnsignedLongLong launches segmentedSortPairsDesc<unsigned long long> (cub.cu:909):
+// SegmentedSortPairsDescUnsignedLongLong launches segmentedSortPairsDesc<unsigned long long> (cub.cu:949):
 //
 //	__global__ void segmentedSortPairsDesc<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5643,7 +5643,7 @@ func (k *Kernels) SegmentedSortPairsDescUnsignedLongLong(cfg cuda.Config, keysIn
 	return k.kSegmentedSortPairsDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescFloat launches segmentedSortPairsDesc<float> (cub.cu:909):
+// SegmentedSortPairsDescFloat launches segmentedSortPairsDesc<float> (cub.cu:949):
 //
 //	__global__ void segmentedSortPairsDesc<float>(const float * keysIn, float * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5659,7 +5659,7 @@ func (k *Kernels) SegmentedSortPairsDescFloat(cfg cuda.Config, keysIn *cuda.Buff
 	return k.kSegmentedSortPairsDescFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescDouble launches segmentedSortPairsDesc<double> (cub.cu:909):
+// SegmentedSortPairsDescDouble launches segmentedSortPairsDesc<double> (cub.cu:949):
 //
 //	__global__ void segmentedSortPairsDesc<double>(const double * keysIn, double * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5675,7 +5675,7 @@ func (k *Kernels) SegmentedSortPairsDescDouble(cfg cuda.Config, keysIn *cuda.Buf
 	return k.kSegmentedSortPairsDescDouble.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescAltInt launches segmentedSortPairsDescAlt<int> (cub.cu:914):
+// SegmentedSortPairsDescAltInt launches segmentedSortPairsDescAlt<int> (cub.cu:954):
 //
 //	__global__ void segmentedSortPairsDescAlt<int>(const int * keysIn, int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescAltInt(cfg cuda.Config, keysIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5691,7 +5691,7 @@ func (k *Kernels) SegmentedSortPairsDescAltInt(cfg cuda.Config, keysIn *cuda.Buf
 	return k.kSegmentedSortPairsDescAltInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescAltUnsignedInt launches segmentedSortPairsDescAlt<unsigned int> (cub.cu:914):
+// SegmentedSortPairsDescAltUnsignedInt launches segmentedSortPairsDescAlt<unsigned int> (cub.cu:954):
 //
 //	__global__ void segmentedSortPairsDescAlt<unsigned int>(const unsigned int * keysIn, unsigned int * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescAltUnsignedInt(cfg cuda.Config, keysIn *cuda.Buffer[uint32], keysOut *cuda.Buffer[uint32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5707,7 +5707,7 @@ func (k *Kernels) SegmentedSortPairsDescAltUnsignedInt(cfg cuda.Config, keysIn *
 	return k.kSegmentedSortPairsDescAltUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescAltLongLong launches segmentedSortPairsDescAlt<long long> (cub.cu:914):
+// SegmentedSortPairsDescAltLongLong launches segmentedSortPairsDescAlt<long long> (cub.cu:954):
 //
 //	__global__ void segmentedSortPairsDescAlt<long long>(const long long * keysIn, long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescAltLongLong(cfg cuda.Config, keysIn *cuda.Buffer[int64], keysOut *cuda.Buffer[int64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5723,7 +5723,7 @@ func (k *Kernels) SegmentedSortPairsDescAltLongLong(cfg cuda.Config, keysIn *cud
 	return k.kSegmentedSortPairsDescAltLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescAltUnsignedLongLong launches segmentedSortPairsDescAlt<unsigned long long> (cub.cu:914):
+// SegmentedSortPairsDescAltUnsignedLongLong launches segmentedSortPairsDescAlt<unsigned long long> (cub.cu:954):
 //
 //	__global__ void segmentedSortPairsDescAlt<unsigned long long>(const unsigned long long * keysIn, unsigned long long * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescAltUnsignedLongLong(cfg cuda.Config, keysIn *cuda.Buffer[uint64], keysOut *cuda.Buffer[uint64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5739,7 +5739,7 @@ func (k *Kernels) SegmentedSortPairsDescAltUnsignedLongLong(cfg cuda.Config, key
 	return k.kSegmentedSortPairsDescAltUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescAltFloat launches segmentedSortPairsDescAlt<float> (cub.cu:914):
+// SegmentedSortPairsDescAltFloat launches segmentedSortPairsDescAlt<float> (cub.cu:954):
 //
 //	__global__ void segmentedSortPairsDescAlt<float>(const float * keysIn, float * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescAltFloat(cfg cuda.Config, keysIn *cuda.Buffer[float32], keysOut *cuda.Buffer[float32], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5755,7 +5755,7 @@ func (k *Kernels) SegmentedSortPairsDescAltFloat(cfg cuda.Config, keysIn *cuda.B
 	return k.kSegmentedSortPairsDescAltFloat.LaunchFrame(cfg, &f)
 }
 
-// SegmentedSortPairsDescAltDouble launches segmentedSortPairsDescAlt<double> (cub.cu:914):
+// SegmentedSortPairsDescAltDouble launches segmentedSortPairsDescAlt<double> (cub.cu:954):
 //
 //	__global__ void segmentedSortPairsDescAlt<double>(const double * keysIn, double * keysOut, const int * valuesIn, int * valuesOut, const int * begins, const int * ends, int bit, int bits)
 func (k *Kernels) SegmentedSortPairsDescAltDouble(cfg cuda.Config, keysIn *cuda.Buffer[float64], keysOut *cuda.Buffer[float64], valuesIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], begins *cuda.Buffer[int32], ends *cuda.Buffer[int32], bit int32, bits int32) error {
@@ -5771,7 +5771,7 @@ func (k *Kernels) SegmentedSortPairsDescAltDouble(cfg cuda.Config, keysIn *cuda.
 	return k.kSegmentedSortPairsDescAltDouble.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemInt launches histogramEvenSmem<int> (cub.cu:821):
+// HistogramEvenSmemInt launches histogramEvenSmem<int> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<int>(const int * samples, int * hist, int * privatized, int bins, int lower, int upper, int scale, int range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemInt(cfg cuda.Config, samples *cuda.Buffer[int32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int32, upper int32, scale int32, arg7 int32, n int32, tilesPerRow int32) error {
@@ -5789,7 +5789,7 @@ func (k *Kernels) HistogramEvenSmemInt(cfg cuda.Config, samples *cuda.Buffer[int
 	return k.kHistogramEvenSmemInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemUnsignedInt launches histogramEvenSmem<unsigned int> (cub.cu:821):
+// HistogramEvenSmemUnsignedInt launches histogramEvenSmem<unsigned int> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<unsigned int>(const unsigned int * samples, int * hist, int * privatized, int bins, unsigned int lower, unsigned int upper, unsigned int scale, unsigned int range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemUnsignedInt(cfg cuda.Config, samples *cuda.Buffer[uint32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint32, upper uint32, scale uint32, arg7 uint32, n int32, tilesPerRow int32) error {
@@ -5807,7 +5807,7 @@ func (k *Kernels) HistogramEvenSmemUnsignedInt(cfg cuda.Config, samples *cuda.Bu
 	return k.kHistogramEvenSmemUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemLongLong launches histogramEvenSmem<long long> (cub.cu:821):
+// HistogramEvenSmemLongLong launches histogramEvenSmem<long long> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<long long>(const long long * samples, int * hist, int * privatized, int bins, long long lower, long long upper, long long scale, long long range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemLongLong(cfg cuda.Config, samples *cuda.Buffer[int64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int64, upper int64, scale int64, arg7 int64, n int32, tilesPerRow int32) error {
@@ -5825,7 +5825,7 @@ func (k *Kernels) HistogramEvenSmemLongLong(cfg cuda.Config, samples *cuda.Buffe
 	return k.kHistogramEvenSmemLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemUnsignedLongLong launches histogramEvenSmem<unsigned long long> (cub.cu:821):
+// HistogramEvenSmemUnsignedLongLong launches histogramEvenSmem<unsigned long long> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<unsigned long long>(const unsigned long long * samples, int * hist, int * privatized, int bins, unsigned long long lower, unsigned long long upper, unsigned long long scale, unsigned long long range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemUnsignedLongLong(cfg cuda.Config, samples *cuda.Buffer[uint64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint64, upper uint64, scale uint64, arg7 uint64, n int32, tilesPerRow int32) error {
@@ -5843,7 +5843,7 @@ func (k *Kernels) HistogramEvenSmemUnsignedLongLong(cfg cuda.Config, samples *cu
 	return k.kHistogramEvenSmemUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemFloat launches histogramEvenSmem<float> (cub.cu:821):
+// HistogramEvenSmemFloat launches histogramEvenSmem<float> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<float>(const float * samples, int * hist, int * privatized, int bins, float lower, float upper, float scale, float range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemFloat(cfg cuda.Config, samples *cuda.Buffer[float32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower float32, upper float32, scale float32, arg7 float32, n int32, tilesPerRow int32) error {
@@ -5861,7 +5861,7 @@ func (k *Kernels) HistogramEvenSmemFloat(cfg cuda.Config, samples *cuda.Buffer[f
 	return k.kHistogramEvenSmemFloat.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemDouble launches histogramEvenSmem<double> (cub.cu:821):
+// HistogramEvenSmemDouble launches histogramEvenSmem<double> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<double>(const double * samples, int * hist, int * privatized, int bins, double lower, double upper, double scale, double range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemDouble(cfg cuda.Config, samples *cuda.Buffer[float64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower float64, upper float64, scale float64, arg7 float64, n int32, tilesPerRow int32) error {
@@ -5879,7 +5879,7 @@ func (k *Kernels) HistogramEvenSmemDouble(cfg cuda.Config, samples *cuda.Buffer[
 	return k.kHistogramEvenSmemDouble.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemSignedChar launches histogramEvenSmem<signed char> (cub.cu:821):
+// HistogramEvenSmemSignedChar launches histogramEvenSmem<signed char> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<signed char>(const signed char * samples, int * hist, int * privatized, int bins, signed char lower, signed char upper, signed char scale, signed char range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemSignedChar(cfg cuda.Config, samples *cuda.Buffer[int8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int8, upper int8, scale int8, arg7 int8, n int32, tilesPerRow int32) error {
@@ -5897,7 +5897,7 @@ func (k *Kernels) HistogramEvenSmemSignedChar(cfg cuda.Config, samples *cuda.Buf
 	return k.kHistogramEvenSmemSignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemUnsignedChar launches histogramEvenSmem<unsigned char> (cub.cu:821):
+// HistogramEvenSmemUnsignedChar launches histogramEvenSmem<unsigned char> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<unsigned char>(const unsigned char * samples, int * hist, int * privatized, int bins, unsigned char lower, unsigned char upper, unsigned char scale, unsigned char range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemUnsignedChar(cfg cuda.Config, samples *cuda.Buffer[uint8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint8, upper uint8, scale uint8, arg7 uint8, n int32, tilesPerRow int32) error {
@@ -5915,7 +5915,7 @@ func (k *Kernels) HistogramEvenSmemUnsignedChar(cfg cuda.Config, samples *cuda.B
 	return k.kHistogramEvenSmemUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemShort launches histogramEvenSmem<short> (cub.cu:821):
+// HistogramEvenSmemShort launches histogramEvenSmem<short> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<short>(const short * samples, int * hist, int * privatized, int bins, short lower, short upper, short scale, short range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemShort(cfg cuda.Config, samples *cuda.Buffer[int16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int16, upper int16, scale int16, arg7 int16, n int32, tilesPerRow int32) error {
@@ -5933,7 +5933,7 @@ func (k *Kernels) HistogramEvenSmemShort(cfg cuda.Config, samples *cuda.Buffer[i
 	return k.kHistogramEvenSmemShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenSmemUnsignedShort launches histogramEvenSmem<unsigned short> (cub.cu:821):
+// HistogramEvenSmemUnsignedShort launches histogramEvenSmem<unsigned short> (cub.cu:861):
 //
 //	__global__ void histogramEvenSmem<unsigned short>(const unsigned short * samples, int * hist, int * privatized, int bins, unsigned short lower, unsigned short upper, unsigned short scale, unsigned short range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenSmemUnsignedShort(cfg cuda.Config, samples *cuda.Buffer[uint16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint16, upper uint16, scale uint16, arg7 uint16, n int32, tilesPerRow int32) error {
@@ -5951,7 +5951,7 @@ func (k *Kernels) HistogramEvenSmemUnsignedShort(cfg cuda.Config, samples *cuda.
 	return k.kHistogramEvenSmemUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemInt launches histogramEvenGmem<int> (cub.cu:826):
+// HistogramEvenGmemInt launches histogramEvenGmem<int> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<int>(const int * samples, int * hist, int * privatized, int bins, int lower, int upper, int scale, int range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemInt(cfg cuda.Config, samples *cuda.Buffer[int32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int32, upper int32, scale int32, arg7 int32, n int32, tilesPerRow int32) error {
@@ -5969,7 +5969,7 @@ func (k *Kernels) HistogramEvenGmemInt(cfg cuda.Config, samples *cuda.Buffer[int
 	return k.kHistogramEvenGmemInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemUnsignedInt launches histogramEvenGmem<unsigned int> (cub.cu:826):
+// HistogramEvenGmemUnsignedInt launches histogramEvenGmem<unsigned int> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<unsigned int>(const unsigned int * samples, int * hist, int * privatized, int bins, unsigned int lower, unsigned int upper, unsigned int scale, unsigned int range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemUnsignedInt(cfg cuda.Config, samples *cuda.Buffer[uint32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint32, upper uint32, scale uint32, arg7 uint32, n int32, tilesPerRow int32) error {
@@ -5987,7 +5987,7 @@ func (k *Kernels) HistogramEvenGmemUnsignedInt(cfg cuda.Config, samples *cuda.Bu
 	return k.kHistogramEvenGmemUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemLongLong launches histogramEvenGmem<long long> (cub.cu:826):
+// HistogramEvenGmemLongLong launches histogramEvenGmem<long long> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<long long>(const long long * samples, int * hist, int * privatized, int bins, long long lower, long long upper, long long scale, long long range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemLongLong(cfg cuda.Config, samples *cuda.Buffer[int64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int64, upper int64, scale int64, arg7 int64, n int32, tilesPerRow int32) error {
@@ -6005,7 +6005,7 @@ func (k *Kernels) HistogramEvenGmemLongLong(cfg cuda.Config, samples *cuda.Buffe
 	return k.kHistogramEvenGmemLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemUnsignedLongLong launches histogramEvenGmem<unsigned long long> (cub.cu:826):
+// HistogramEvenGmemUnsignedLongLong launches histogramEvenGmem<unsigned long long> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<unsigned long long>(const unsigned long long * samples, int * hist, int * privatized, int bins, unsigned long long lower, unsigned long long upper, unsigned long long scale, unsigned long long range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemUnsignedLongLong(cfg cuda.Config, samples *cuda.Buffer[uint64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint64, upper uint64, scale uint64, arg7 uint64, n int32, tilesPerRow int32) error {
@@ -6023,7 +6023,7 @@ func (k *Kernels) HistogramEvenGmemUnsignedLongLong(cfg cuda.Config, samples *cu
 	return k.kHistogramEvenGmemUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemFloat launches histogramEvenGmem<float> (cub.cu:826):
+// HistogramEvenGmemFloat launches histogramEvenGmem<float> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<float>(const float * samples, int * hist, int * privatized, int bins, float lower, float upper, float scale, float range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemFloat(cfg cuda.Config, samples *cuda.Buffer[float32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower float32, upper float32, scale float32, arg7 float32, n int32, tilesPerRow int32) error {
@@ -6041,7 +6041,7 @@ func (k *Kernels) HistogramEvenGmemFloat(cfg cuda.Config, samples *cuda.Buffer[f
 	return k.kHistogramEvenGmemFloat.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemDouble launches histogramEvenGmem<double> (cub.cu:826):
+// HistogramEvenGmemDouble launches histogramEvenGmem<double> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<double>(const double * samples, int * hist, int * privatized, int bins, double lower, double upper, double scale, double range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemDouble(cfg cuda.Config, samples *cuda.Buffer[float64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower float64, upper float64, scale float64, arg7 float64, n int32, tilesPerRow int32) error {
@@ -6059,7 +6059,7 @@ func (k *Kernels) HistogramEvenGmemDouble(cfg cuda.Config, samples *cuda.Buffer[
 	return k.kHistogramEvenGmemDouble.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemSignedChar launches histogramEvenGmem<signed char> (cub.cu:826):
+// HistogramEvenGmemSignedChar launches histogramEvenGmem<signed char> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<signed char>(const signed char * samples, int * hist, int * privatized, int bins, signed char lower, signed char upper, signed char scale, signed char range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemSignedChar(cfg cuda.Config, samples *cuda.Buffer[int8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int8, upper int8, scale int8, arg7 int8, n int32, tilesPerRow int32) error {
@@ -6077,7 +6077,7 @@ func (k *Kernels) HistogramEvenGmemSignedChar(cfg cuda.Config, samples *cuda.Buf
 	return k.kHistogramEvenGmemSignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemUnsignedChar launches histogramEvenGmem<unsigned char> (cub.cu:826):
+// HistogramEvenGmemUnsignedChar launches histogramEvenGmem<unsigned char> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<unsigned char>(const unsigned char * samples, int * hist, int * privatized, int bins, unsigned char lower, unsigned char upper, unsigned char scale, unsigned char range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemUnsignedChar(cfg cuda.Config, samples *cuda.Buffer[uint8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint8, upper uint8, scale uint8, arg7 uint8, n int32, tilesPerRow int32) error {
@@ -6095,7 +6095,7 @@ func (k *Kernels) HistogramEvenGmemUnsignedChar(cfg cuda.Config, samples *cuda.B
 	return k.kHistogramEvenGmemUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemShort launches histogramEvenGmem<short> (cub.cu:826):
+// HistogramEvenGmemShort launches histogramEvenGmem<short> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<short>(const short * samples, int * hist, int * privatized, int bins, short lower, short upper, short scale, short range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemShort(cfg cuda.Config, samples *cuda.Buffer[int16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower int16, upper int16, scale int16, arg7 int16, n int32, tilesPerRow int32) error {
@@ -6113,7 +6113,7 @@ func (k *Kernels) HistogramEvenGmemShort(cfg cuda.Config, samples *cuda.Buffer[i
 	return k.kHistogramEvenGmemShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramEvenGmemUnsignedShort launches histogramEvenGmem<unsigned short> (cub.cu:826):
+// HistogramEvenGmemUnsignedShort launches histogramEvenGmem<unsigned short> (cub.cu:866):
 //
 //	__global__ void histogramEvenGmem<unsigned short>(const unsigned short * samples, int * hist, int * privatized, int bins, unsigned short lower, unsigned short upper, unsigned short scale, unsigned short range, int n, int tilesPerRow)
 func (k *Kernels) HistogramEvenGmemUnsignedShort(cfg cuda.Config, samples *cuda.Buffer[uint16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, lower uint16, upper uint16, scale uint16, arg7 uint16, n int32, tilesPerRow int32) error {
@@ -6131,7 +6131,7 @@ func (k *Kernels) HistogramEvenGmemUnsignedShort(cfg cuda.Config, samples *cuda.
 	return k.kHistogramEvenGmemUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemInt launches histogramRangeSmem<int> (cub.cu:831):
+// HistogramRangeSmemInt launches histogramRangeSmem<int> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<int>(const int * samples, int * hist, int * privatized, int bins, const int * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemInt(cfg cuda.Config, samples *cuda.Buffer[int32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int32], n int32, tilesPerRow int32) error {
@@ -6146,7 +6146,7 @@ func (k *Kernels) HistogramRangeSmemInt(cfg cuda.Config, samples *cuda.Buffer[in
 	return k.kHistogramRangeSmemInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemUnsignedInt launches histogramRangeSmem<unsigned int> (cub.cu:831):
+// HistogramRangeSmemUnsignedInt launches histogramRangeSmem<unsigned int> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<unsigned int>(const unsigned int * samples, int * hist, int * privatized, int bins, const unsigned int * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemUnsignedInt(cfg cuda.Config, samples *cuda.Buffer[uint32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint32], n int32, tilesPerRow int32) error {
@@ -6161,7 +6161,7 @@ func (k *Kernels) HistogramRangeSmemUnsignedInt(cfg cuda.Config, samples *cuda.B
 	return k.kHistogramRangeSmemUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemLongLong launches histogramRangeSmem<long long> (cub.cu:831):
+// HistogramRangeSmemLongLong launches histogramRangeSmem<long long> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<long long>(const long long * samples, int * hist, int * privatized, int bins, const long long * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemLongLong(cfg cuda.Config, samples *cuda.Buffer[int64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int64], n int32, tilesPerRow int32) error {
@@ -6176,7 +6176,7 @@ func (k *Kernels) HistogramRangeSmemLongLong(cfg cuda.Config, samples *cuda.Buff
 	return k.kHistogramRangeSmemLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemUnsignedLongLong launches histogramRangeSmem<unsigned long long> (cub.cu:831):
+// HistogramRangeSmemUnsignedLongLong launches histogramRangeSmem<unsigned long long> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<unsigned long long>(const unsigned long long * samples, int * hist, int * privatized, int bins, const unsigned long long * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemUnsignedLongLong(cfg cuda.Config, samples *cuda.Buffer[uint64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint64], n int32, tilesPerRow int32) error {
@@ -6191,7 +6191,7 @@ func (k *Kernels) HistogramRangeSmemUnsignedLongLong(cfg cuda.Config, samples *c
 	return k.kHistogramRangeSmemUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemFloat launches histogramRangeSmem<float> (cub.cu:831):
+// HistogramRangeSmemFloat launches histogramRangeSmem<float> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<float>(const float * samples, int * hist, int * privatized, int bins, const float * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemFloat(cfg cuda.Config, samples *cuda.Buffer[float32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[float32], n int32, tilesPerRow int32) error {
@@ -6206,7 +6206,7 @@ func (k *Kernels) HistogramRangeSmemFloat(cfg cuda.Config, samples *cuda.Buffer[
 	return k.kHistogramRangeSmemFloat.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemDouble launches histogramRangeSmem<double> (cub.cu:831):
+// HistogramRangeSmemDouble launches histogramRangeSmem<double> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<double>(const double * samples, int * hist, int * privatized, int bins, const double * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemDouble(cfg cuda.Config, samples *cuda.Buffer[float64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[float64], n int32, tilesPerRow int32) error {
@@ -6221,7 +6221,7 @@ func (k *Kernels) HistogramRangeSmemDouble(cfg cuda.Config, samples *cuda.Buffer
 	return k.kHistogramRangeSmemDouble.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemSignedChar launches histogramRangeSmem<signed char> (cub.cu:831):
+// HistogramRangeSmemSignedChar launches histogramRangeSmem<signed char> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<signed char>(const signed char * samples, int * hist, int * privatized, int bins, const signed char * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemSignedChar(cfg cuda.Config, samples *cuda.Buffer[int8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int8], n int32, tilesPerRow int32) error {
@@ -6236,7 +6236,7 @@ func (k *Kernels) HistogramRangeSmemSignedChar(cfg cuda.Config, samples *cuda.Bu
 	return k.kHistogramRangeSmemSignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemUnsignedChar launches histogramRangeSmem<unsigned char> (cub.cu:831):
+// HistogramRangeSmemUnsignedChar launches histogramRangeSmem<unsigned char> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<unsigned char>(const unsigned char * samples, int * hist, int * privatized, int bins, const unsigned char * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemUnsignedChar(cfg cuda.Config, samples *cuda.Buffer[uint8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint8], n int32, tilesPerRow int32) error {
@@ -6251,7 +6251,7 @@ func (k *Kernels) HistogramRangeSmemUnsignedChar(cfg cuda.Config, samples *cuda.
 	return k.kHistogramRangeSmemUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemShort launches histogramRangeSmem<short> (cub.cu:831):
+// HistogramRangeSmemShort launches histogramRangeSmem<short> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<short>(const short * samples, int * hist, int * privatized, int bins, const short * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemShort(cfg cuda.Config, samples *cuda.Buffer[int16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int16], n int32, tilesPerRow int32) error {
@@ -6266,7 +6266,7 @@ func (k *Kernels) HistogramRangeSmemShort(cfg cuda.Config, samples *cuda.Buffer[
 	return k.kHistogramRangeSmemShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeSmemUnsignedShort launches histogramRangeSmem<unsigned short> (cub.cu:831):
+// HistogramRangeSmemUnsignedShort launches histogramRangeSmem<unsigned short> (cub.cu:871):
 //
 //	__global__ void histogramRangeSmem<unsigned short>(const unsigned short * samples, int * hist, int * privatized, int bins, const unsigned short * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeSmemUnsignedShort(cfg cuda.Config, samples *cuda.Buffer[uint16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint16], n int32, tilesPerRow int32) error {
@@ -6281,7 +6281,7 @@ func (k *Kernels) HistogramRangeSmemUnsignedShort(cfg cuda.Config, samples *cuda
 	return k.kHistogramRangeSmemUnsignedShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemInt launches histogramRangeGmem<int> (cub.cu:836):
+// HistogramRangeGmemInt launches histogramRangeGmem<int> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<int>(const int * samples, int * hist, int * privatized, int bins, const int * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemInt(cfg cuda.Config, samples *cuda.Buffer[int32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int32], n int32, tilesPerRow int32) error {
@@ -6296,7 +6296,7 @@ func (k *Kernels) HistogramRangeGmemInt(cfg cuda.Config, samples *cuda.Buffer[in
 	return k.kHistogramRangeGmemInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemUnsignedInt launches histogramRangeGmem<unsigned int> (cub.cu:836):
+// HistogramRangeGmemUnsignedInt launches histogramRangeGmem<unsigned int> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<unsigned int>(const unsigned int * samples, int * hist, int * privatized, int bins, const unsigned int * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemUnsignedInt(cfg cuda.Config, samples *cuda.Buffer[uint32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint32], n int32, tilesPerRow int32) error {
@@ -6311,7 +6311,7 @@ func (k *Kernels) HistogramRangeGmemUnsignedInt(cfg cuda.Config, samples *cuda.B
 	return k.kHistogramRangeGmemUnsignedInt.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemLongLong launches histogramRangeGmem<long long> (cub.cu:836):
+// HistogramRangeGmemLongLong launches histogramRangeGmem<long long> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<long long>(const long long * samples, int * hist, int * privatized, int bins, const long long * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemLongLong(cfg cuda.Config, samples *cuda.Buffer[int64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int64], n int32, tilesPerRow int32) error {
@@ -6326,7 +6326,7 @@ func (k *Kernels) HistogramRangeGmemLongLong(cfg cuda.Config, samples *cuda.Buff
 	return k.kHistogramRangeGmemLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemUnsignedLongLong launches histogramRangeGmem<unsigned long long> (cub.cu:836):
+// HistogramRangeGmemUnsignedLongLong launches histogramRangeGmem<unsigned long long> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<unsigned long long>(const unsigned long long * samples, int * hist, int * privatized, int bins, const unsigned long long * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemUnsignedLongLong(cfg cuda.Config, samples *cuda.Buffer[uint64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint64], n int32, tilesPerRow int32) error {
@@ -6341,7 +6341,7 @@ func (k *Kernels) HistogramRangeGmemUnsignedLongLong(cfg cuda.Config, samples *c
 	return k.kHistogramRangeGmemUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemFloat launches histogramRangeGmem<float> (cub.cu:836):
+// HistogramRangeGmemFloat launches histogramRangeGmem<float> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<float>(const float * samples, int * hist, int * privatized, int bins, const float * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemFloat(cfg cuda.Config, samples *cuda.Buffer[float32], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[float32], n int32, tilesPerRow int32) error {
@@ -6356,7 +6356,7 @@ func (k *Kernels) HistogramRangeGmemFloat(cfg cuda.Config, samples *cuda.Buffer[
 	return k.kHistogramRangeGmemFloat.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemDouble launches histogramRangeGmem<double> (cub.cu:836):
+// HistogramRangeGmemDouble launches histogramRangeGmem<double> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<double>(const double * samples, int * hist, int * privatized, int bins, const double * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemDouble(cfg cuda.Config, samples *cuda.Buffer[float64], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[float64], n int32, tilesPerRow int32) error {
@@ -6371,7 +6371,7 @@ func (k *Kernels) HistogramRangeGmemDouble(cfg cuda.Config, samples *cuda.Buffer
 	return k.kHistogramRangeGmemDouble.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemSignedChar launches histogramRangeGmem<signed char> (cub.cu:836):
+// HistogramRangeGmemSignedChar launches histogramRangeGmem<signed char> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<signed char>(const signed char * samples, int * hist, int * privatized, int bins, const signed char * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemSignedChar(cfg cuda.Config, samples *cuda.Buffer[int8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int8], n int32, tilesPerRow int32) error {
@@ -6386,7 +6386,7 @@ func (k *Kernels) HistogramRangeGmemSignedChar(cfg cuda.Config, samples *cuda.Bu
 	return k.kHistogramRangeGmemSignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemUnsignedChar launches histogramRangeGmem<unsigned char> (cub.cu:836):
+// HistogramRangeGmemUnsignedChar launches histogramRangeGmem<unsigned char> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<unsigned char>(const unsigned char * samples, int * hist, int * privatized, int bins, const unsigned char * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemUnsignedChar(cfg cuda.Config, samples *cuda.Buffer[uint8], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint8], n int32, tilesPerRow int32) error {
@@ -6401,7 +6401,7 @@ func (k *Kernels) HistogramRangeGmemUnsignedChar(cfg cuda.Config, samples *cuda.
 	return k.kHistogramRangeGmemUnsignedChar.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemShort launches histogramRangeGmem<short> (cub.cu:836):
+// HistogramRangeGmemShort launches histogramRangeGmem<short> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<short>(const short * samples, int * hist, int * privatized, int bins, const short * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemShort(cfg cuda.Config, samples *cuda.Buffer[int16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[int16], n int32, tilesPerRow int32) error {
@@ -6416,7 +6416,7 @@ func (k *Kernels) HistogramRangeGmemShort(cfg cuda.Config, samples *cuda.Buffer[
 	return k.kHistogramRangeGmemShort.LaunchFrame(cfg, &f)
 }
 
-// HistogramRangeGmemUnsignedShort launches histogramRangeGmem<unsigned short> (cub.cu:836):
+// HistogramRangeGmemUnsignedShort launches histogramRangeGmem<unsigned short> (cub.cu:876):
 //
 //	__global__ void histogramRangeGmem<unsigned short>(const unsigned short * samples, int * hist, int * privatized, int bins, const unsigned short * levels, int n, int tilesPerRow)
 func (k *Kernels) HistogramRangeGmemUnsignedShort(cfg cuda.Config, samples *cuda.Buffer[uint16], hist *cuda.Buffer[int32], privatized *cuda.Buffer[int32], bins int32, levels *cuda.Buffer[uint16], n int32, tilesPerRow int32) error {
