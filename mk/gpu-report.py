@@ -168,7 +168,7 @@ def num(v):
     return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 
 
-KEY = re.compile(r"Result|PASS|FAIL|GFlop|TFLOP|GB/s|Gsamples|ms\b|µs|error|max|mean|residual|\|\|", re.I)
+KEY = re.compile(r"Result|PASS|FAIL|GFlop|TFLOP|GB/s|Gsamples|ms\b|µs|error|max|mean|residual|\|\||\|b - A", re.I)
 
 
 def key_lines(text, n=14):
