@@ -17,13 +17,7 @@ func TestArgPartialsOfBytes(t *testing.T) {
 	if !standin.Run(t, standin.Majors{}) {
 		return
 	}
-	ctx := standin.Must(cuda.NewContext(0))(t)
-	defer ctx.Close()
-	s := standin.Must(ctx.NewStream())(t)
-	defer s.Close()
-	h := standin.Must(cuda.NewHandle(ctx, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil }))(t)
-	defer h.Close()
-	a := &Lib{h: h, arch: 90, sms: 2, resident: 16, fns: map[string]any{}}
+	ctx, s, a := standinLib(t)
 	type B = *cuda.Buffer[uint8]
 	var wrote, read *cuda.Buffer[byte]
 	var single bool

@@ -19,14 +19,8 @@ func TestHistogramOfBytesInSharedMemory(t *testing.T) {
 	if !standin.Run(t, standin.Majors{}) {
 		return
 	}
-	ctx := standin.Must(cuda.NewContext(0))(t)
-	defer ctx.Close()
-	s := standin.Must(ctx.NewStream())(t)
-	defer s.Close()
-	h := standin.Must(cuda.NewHandle(ctx, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil }))(t)
-	defer h.Close()
+	ctx, s, a := standinLib(t)
 	ran := map[string]int{}
-	a := &Lib{h: h, arch: 90, sms: 2, resident: 16, fns: map[string]any{}}
 	for _, k := range []string{"histogramEvenSmem", "histogramEvenGmem"} {
 		a.fns[k+"/int8"] = func(cuda.Config, *cuda.Buffer[int8], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int8, int8, int8, int8, int32, int32) error {
 			ran[k]++

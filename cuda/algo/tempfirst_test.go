@@ -18,15 +18,9 @@ func TestTemporaryStorageFirst(t *testing.T) {
 	if !standin.Run(t, standin.Majors{}) {
 		return
 	}
-	ctx := standin.Must(cuda.NewContext(0))(t)
-	defer ctx.Close()
-	s := standin.Must(ctx.NewStream())(t)
-	defer s.Close()
-	h := standin.Must(cuda.NewHandle(ctx, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil }))(t)
-	defer h.Close()
+	ctx, s, a := standinLib(t)
 	ca := standin.Must(ctx.NewCachingAllocator(cuda.CachingOptions{}))(t)
 	ca.Close()
-	a := &Lib{h: h, arch: 90, sms: 2, resident: 16, fns: map[string]any{}}
 	a.SetAllocator(ca)
 	in := standin.Must(cuda.AllocFrom(ctx, []int32{1, 2, 3}))(t)
 	defer in.Close()
@@ -48,4 +42,19 @@ func TestTemporaryStorageFirst(t *testing.T) {
 	if !slices.Equal(got, before) {
 		t.Errorf("hist after the refused call starts %v: the call queued work before its storage failed", got[:4])
 	}
+}
+
+// standinLib is a context, a stream and a Lib of it on the stand-in
+// driver, for a test inside standin.Run: the Lib has no kernels (fns is
+// empty for the test to fill) and sm_90's policies on 2 multiprocessors;
+// all three are closed when the test ends.
+func standinLib(t *testing.T) (*cuda.Context, *cuda.Stream, *Lib) {
+	t.Helper()
+	ctx := standin.Must(cuda.NewContext(0))(t)
+	t.Cleanup(func() { ctx.Close() })
+	s := standin.Must(ctx.NewStream())(t)
+	t.Cleanup(func() { s.Close() })
+	h := standin.Must(cuda.NewHandle(ctx, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil }))(t)
+	t.Cleanup(func() { h.Close() })
+	return ctx, s, &Lib{h: h, arch: 90, sms: 2, resident: 16, fns: map[string]any{}}
 }
