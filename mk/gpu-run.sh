@@ -90,6 +90,26 @@ nvvm12=
 cusparselt_lib=$(python3 -c 'import os, nvidia.cusparselt as m; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)
 [ -e "$cusparselt_lib/libcusparseLt.so.0" ] || cusparselt_lib=
 
+# CUGEN_GPU_HEADERS=1: OUTDIR/headers.tar.xz, the headers only this
+# machine has, which make generate13 and make generate-wheels parse: the
+# toolkit's include/ (but CCCL's cub, thrust and cuda, which no set pins)
+# and nvvm/include as cuda/, and the cuDNN and cuSPARSELt wheels'
+# include/ as cudnn/ and cusparselt/ (docs/gpu.md, "The CUDA 13 headers").
+if [ "${CUGEN_GPU_HEADERS:-}" = 1 ]; then
+	h=$raw/headers
+	mkdir -p "$h/cuda"
+	tar -C "$cuda_home" -chf - --exclude=include/cccl --exclude=include/cub --exclude=include/thrust --exclude=include/cuda \
+		include nvvm/include | tar -C "$h/cuda" -xf -
+	for w in cudnn:"$cudnn_lib" cusparselt:"$cusparselt_lib"; do
+		inc=${w#*:}
+		inc=${inc%/lib}/include
+		[ -d "$inc" ] && mkdir -p "$h/${w%%:*}" && cp -rL "$inc" "$h/${w%%:*}/"
+	done
+	tar -C "$h" -cf - . | xz -6 >"$out/headers.tar.xz"
+	rm -rf "$h"
+	echo "headers: $out/headers.tar.xz"
+fi
+
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
 	if [ "$1" = 12 ]; then
