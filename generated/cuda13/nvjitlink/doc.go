@@ -13,8 +13,9 @@
 // Every call reaches C from one OS thread the package keeps, whichever
 // goroutine makes it, and calls from several goroutines take turns. The reason:
 // nvJitLink corrupts its state when a handle is created and destroyed on
-// different OS threads (seen with 12.4; 13 not tried): a later call crashes the
-// process (a SIGSEGV in nvJitLinkComplete, or an abort).
+// different OS threads (seen with 12.4, and with 13.0 on an H100, where a C
+// program doing so aborts): a later call crashes the process (a SIGSEGV in
+// nvJitLinkComplete, or an abort).
 package nvjitlink
 
 import "github.com/cugen/cugen/ffi/ffiimpl"
