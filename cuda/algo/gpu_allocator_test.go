@@ -35,7 +35,7 @@ func TestGPUAllocator(t *testing.T) {
 		t.Errorf("stats %+v: %d bytes still held after every call returned", st, st.InUse)
 	}
 	const n = 1<<20 + 1
-	in, out, vin, vout, closeAll := pairBuffers[float32](t, ctx, rand.New(rand.NewPCG(9, 9)), n)
+	in, out, vin, vout, closeAll := pairBuffers(t, ctx, data[float32](rand.New(rand.NewPCG(9, 9)), n))
 	defer closeAll()
 	if err := SortPairs(a, s, in, out, vin, vout); err != nil { // a size seen: its blocks are cached now
 		t.Fatal(err)

@@ -547,12 +547,13 @@ func BenchmarkGPU(b *testing.B) {
 	}
 }
 
-// pairBuffers are a sort's buffers of n elements, which closeAll closes
-// (at once: BenchmarkGPU's largest take gigabytes): in holds data from r,
+// pairBuffers are a sort's buffers of len(keys) elements, which closeAll
+// closes (at once: BenchmarkGPU's largest take gigabytes): in holds keys,
 // out, vin and vout are uninitialised.
-func pairBuffers[T Number](tb testing.TB, ctx *cuda.Context, r *rand.Rand, n int) (in, out *cuda.Buffer[T], vin, vout *cuda.Buffer[int32], closeAll func()) {
+func pairBuffers[T Number](tb testing.TB, ctx *cuda.Context, keys []T) (in, out *cuda.Buffer[T], vin, vout *cuda.Buffer[int32], closeAll func()) {
 	tb.Helper()
-	in = must(cuda.AllocFrom(ctx, data[T](r, n)))(tb)
+	n := len(keys)
+	in = must(cuda.AllocFrom(ctx, keys))(tb)
 	out = must(cuda.Alloc[T](ctx, n))(tb)
 	vin = must(cuda.Alloc[int32](ctx, n))(tb)
 	vout = must(cuda.Alloc[int32](ctx, n))(tb)
@@ -560,7 +561,7 @@ func pairBuffers[T Number](tb testing.TB, ctx *cuda.Context, r *rand.Rand, n int
 }
 
 func benchGPU[T Summand](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream, n int) {
-	in, out, vin, vout, closeAll := pairBuffers[T](b, ctx, rand.New(rand.NewPCG(3, 3)), n)
+	in, out, vin, vout, closeAll := pairBuffers(b, ctx, benchKeys[T](n))
 	defer closeAll()
 	for _, c := range []struct {
 		name string
@@ -583,6 +584,36 @@ func benchGPU[T Summand](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "elems/s")
 		})
 	}
+}
+
+// benchKeys are BenchmarkGPU's n inputs, the same as cubbench.cu's and
+// pybench.py's: element i is splitmix64(i) as T, for int64 its bits, for
+// float32 its high 32 bits as an int32 times 2^-31 (uniform in [-1, 1)).
+// Random keys, since a radix sort's speed depends on how its digits
+// spread: on inputs of 17 distinct values, as these benchmarks once
+// sorted, most digits are constant and every scatter is coalesced.
+func benchKeys[T Summand](n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		h := splitmix64(uint64(i))
+		switch p := any(&out[i]).(type) {
+		case *float32:
+			*p = float32(int32(uint32(h>>32))) * 0x1p-31
+		case *int64:
+			*p = int64(h)
+		default:
+			panic(fmt.Sprintf("benchKeys: no inputs of %T", out[i]))
+		}
+	}
+	return out
+}
+
+// splitmix64 is Steele, Lea and Flood's SplitMix64 output for counter i.
+func splitmix64(i uint64) uint64 {
+	z := (i + 1) * 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // stableOrder sorts idx, positions in host, stably by their keys in CUB's

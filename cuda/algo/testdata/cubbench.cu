@@ -7,6 +7,9 @@
 //	BenchmarkCUB/Sum/float32/n=1048576  ITERS  NS ns/op  ELEMS elems/s
 //
 // Temporary storage is allocated once per case, as a caller of CUB would.
+// The inputs are the Go benchmark's and pybench.py's: element i is
+// splitmix64(i), for int64 its bits, for float32 its high 32 bits as an
+// int32 times 2^-31.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -18,10 +21,20 @@
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
     fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)
 
+static uint64_t splitmix64(uint64_t i) {
+    uint64_t z = (i + 1) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void key(float *k, uint64_t h) { *k = float(int32_t(uint32_t(h >> 32))) * 0x1p-31f; }
+static void key(int64_t *k, uint64_t h) { *k = int64_t(h); }
+
 template <typename T>
 static void bench(const char *type, int n, int iters) {
     std::vector<T> h(n);
-    for (int i = 0; i < n; i++) h[i] = T((i * 7) % 17) - T(8);
+    for (int i = 0; i < n; i++) key(&h[i], splitmix64(uint64_t(i)));
     T *in, *out;
     int32_t *vin, *vout;
     CHECK(cudaMalloc(&in, sizeof(T) * (n ? n : 1)));

@@ -38,9 +38,17 @@ def timed(name, n, iters, f, sync, event, elapsed):
 
 
 def data(n, tname):
-    # The inputs of cubbench.cu: (i*7)%17 - 8.
+    # The inputs of cubbench.cu and the Go benchmark: element i is
+    # splitmix64(i), for int64 its bits, for float32 its high 32 bits as
+    # an int32 times 2^-31.
     import numpy as np
-    return ((np.arange(n, dtype=np.int64) * 7) % 17 - 8).astype(tname)
+    z = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    if tname == "int64":
+        return z.view(np.int64)
+    return (z >> np.uint64(32)).astype(np.uint32).view(np.int32).astype(np.float32) * np.float32(2.0**-31)
 
 
 def torch_bench():
