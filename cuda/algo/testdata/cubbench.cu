@@ -78,8 +78,10 @@ static void bench(const char *type, int n, int iters) {
     CHECK(cudaStreamDestroy(s));
 }
 
-int main() {
+// cubbench [N]: the cases of N elements only (for a profiler), else all.
+int main(int argc, char **argv) {
     for (int n : {1 << 16, 1 << 20, 1 << 24, 1 << 28}) {
+        if (argc > 1 && n != atoi(argv[1])) continue;
         int iters = n <= (1 << 20) ? 2000 : n <= (1 << 24) ? 200 : 20;
         bench<float>("float32", n, iters);
         bench<int64_t>("int64", n, iters);
