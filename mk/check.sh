@@ -1,6 +1,7 @@
 #!/bin/sh
-# mk/check.sh: make check. Regenerates every committed package into a
-# temporary directory and fails listing the stale ones; generates the
+# mk/check.sh: make check. Checks the carried IRs against the pinned
+# headers (cugen ir -carried -check), regenerates every committed package
+# into a temporary directory and fails listing the stale ones; generates the
 # BUILD_SETS (not committed) and builds and vets their driver, runtime and
 # layer packages; then gofmt, and vet of the whole tree for each platform
 # the generated packages are for. mk/check.sh generated does the first
@@ -26,6 +27,9 @@ generated() {
 	$GO build -o "$tmp/cugen" ./cmd/cugen
 	cugen=$tmp/cugen
 	stale() { echo "make check: $1 is stale: run make generate$2" >&2; exit 1; }
+	# the IRs cugen carries (gen -set's offline source) against the
+	# pinned headers: those of the sets whose headers are here
+	"$cugen" ir -carried -check
 	for set in $GEN_SETS; do
 		m=${set%%.*}
 		"$cugen" gen -set "$set" -out "$tmp/cuda$m" -importpath "$mod/generated/cuda$m" >/dev/null
