@@ -13,17 +13,20 @@
 //	err = vecAdd.Launch(cuda.ForN(n, 256), a, b, c, int32(n))
 //	err = c.CopyTo(hostC)
 //
-// # The CUDA major is a build tag
+// # The CUDA major
 //
-// One import path serves every CUDA major: a build with no tag is CUDA
-// 13's, one with -tags cuda12 is CUDA 12's. The generated packages the
-// API calls, and those its escape hatches return ([Context.Raw] is a
-// cu.Context), are imported through cuda/sys/cu, cuda/sys/cudart, ...,
-// whose aliases select the major (package [github.com/cugen/cugen/cuda/sys]).
-// Typed errors come back unchanged: errors.Is(err, cu.ErrorInvalidValue)
-// works with cuda/sys/cu. A binary whose driver is older than its major
-// fails at its first call with [ErrWrongMajor], naming the tag to build
-// with.
+// In cugen's module one import path serves every CUDA major: a build with
+// no tag is CUDA 13's, one with -tags cuda12 is CUDA 12's. The generated
+// packages the API calls, and those its escape hatches return
+// ([Context.Raw] is a cu.Context), are imported through cuda/sys/cu,
+// cuda/sys/cudart, ..., whose aliases select the major (package
+// [github.com/cugen/cugen/cuda/sys]). A copy that cugen gen writes into a
+// module (OUT/cuda) is of that module's one major and imports its
+// generated packages (OUT/cu, ...) directly, with no tag. Typed errors
+// come back unchanged: errors.Is(err, cu.ErrorInvalidValue) works with
+// the cu package the API imports. A binary whose driver is older than its
+// major fails at its first call with [ErrWrongMajor], naming the major to
+// build for.
 //
 // # Packages
 //
@@ -45,5 +48,5 @@
 //
 // The reference (goroutines and the current context, lifetimes, memory,
 // streams and graphs, kernel arguments, launch attributes, textures,
-// NCCL, the math libraries' hooks) is docs/api.md of the repository.
+// NCCL, the math libraries' hooks) is docs/api.md of cugen's repository.
 package cuda

@@ -145,7 +145,39 @@ func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
 			return nil, err
 		}
 	}
+	pointDocs(out, c.ImportPath)
 	return out, nil
+}
+
+// apiPath matches a mention of the API's import path, or of one of its
+// packages, in a comment of the source.
+var apiPath = regexp.MustCompile(regexp.QuoteMeta(Module+"/"+SourceDir) + `(/[a-z0-9_]+)?\b`)
+
+// pointDocs points the comments of a copy's files (its package docs' doc
+// links, say) at the packages the module has: a mention of package cuda
+// or of a subpackage the copy has becomes the copy's import path; one of
+// a package the copy leaves out (sys, algo, blas without cuBLAS) stays
+// cugen's, which is where that package is. Only comment lines are
+// rewritten; the imports renderFile did.
+func pointDocs(out map[string][]byte, importPath string) {
+	_, subs := Split(out)
+	api := Module + "/" + SourceDir
+	for name, b := range out {
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		for i, l := range lines {
+			if !bytes.HasPrefix(bytes.TrimLeft(l, " \t"), []byte("//")) {
+				continue
+			}
+			lines[i] = apiPath.ReplaceAllFunc(l, func(m []byte) []byte {
+				sub := strings.TrimPrefix(strings.TrimPrefix(string(m), api), "/")
+				if sub != "" && subs[sub] == nil {
+					return m
+				}
+				return []byte(importPath + "/cuda" + strings.TrimPrefix(string(m), api))
+			})
+		}
+		out[name] = bytes.Join(lines, nil)
+	}
 }
 
 // renderDir renders the files names of the layer's directory prefix ("" or

@@ -3,6 +3,7 @@ package layergen
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -236,5 +237,36 @@ func TestWriteSubpackagesDrops(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sub", "hand.go"), []byte("package sub\n"), 0o644)
 	if err := WriteSubpackages(l, "cuda", nil); err == nil || !strings.Contains(err.Error(), "not removing") {
 		t.Errorf("mixed directory: %v", err)
+	}
+}
+
+// TestModuleCopyDocs: a module's copy names the packages the module has
+// in its comments: package cuda's doc links to the math packages point at
+// the copy's where the copy has them, and stay cugen's (sys, algo, a
+// subpackage left out) where it does not. Was (issue 40): every comment
+// named github.com/cugen/cugen/cuda/..., a package the module does not
+// import.
+func TestModuleCopyDocs(t *testing.T) {
+	src := os.DirFS(filepath.Join("..", ".."))
+	files, err := RenderFS(src, Copy{Major: 13, ImportPath: "example.com/m/gen", Have: func(pkg string) bool {
+		return pkg == "cu" || pkg == "cudart" || pkg == "nvrtc" || pkg == "cublas"
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(files["doc.go"])
+	for _, want := range []string{"[example.com/m/gen/cuda/blas]", "[github.com/cugen/cugen/cuda/sparse]", "[github.com/cugen/cugen/cuda/algo]", "[github.com/cugen/cugen/cuda/sys]"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the copy's doc.go does not name %s", want)
+		}
+	}
+	_, subs := Split(files)
+	api := regexp.MustCompile(`github\.com/cugen/cugen/cuda(/[a-z0-9_]+)?\b`)
+	for name, b := range files {
+		for _, m := range api.FindAllSubmatch(b, -1) {
+			if sub := strings.TrimPrefix(string(m[1]), "/"); sub == "" || subs[sub] != nil {
+				t.Errorf("%s names %s, which the copy has at example.com/m/gen/cuda", name, m[0])
+			}
+		}
 	}
 }
