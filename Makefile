@@ -135,8 +135,8 @@ gpu: gpu-build
 		echo "	.gpu/run.sh OUTDIR     (then copy OUTDIR/gpu-report.md to docs/gpu-report.md)"; fi
 
 # downstream runs the README's recipe in a copy of examples/downstream
-# outside this tree, across an upgrade from set 12.4 to 12.5
-# (mk/downstream.sh).
+# outside this tree, offline from an empty cache, across an upgrade from
+# set 12.4 to 12.5 (mk/downstream.sh).
 downstream: deps
 	@sh mk/downstream.sh
 
