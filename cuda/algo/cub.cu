@@ -256,8 +256,10 @@ __device__ __forceinline__ void onesweep(int *lookback, int *ctrs, int *binsOut,
 // Policy800's sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and
 // the PTX, for primitive items of 4 and 8 bytes and int offsets. Three
 // kinds: Unique (no flags, rejects dropped), Flagged (flags, rejects
-// dropped) and Partition (flags, rejects kept).
-enum SelectKind { kUnique, kFlagged, kPartition };
+// dropped) and Partition (flags, rejects kept); If (a select op, rejects
+// dropped) is tuned as Unique, as CUB's select_if tunings key on flags and
+// rejects alone.
+enum SelectKind { kUnique, kFlagged, kPartition, kIf };
 
 template <int Threads, int Items, cub::BlockLoadAlgorithm Load, typename Delay>
 struct SelectTuningOf {
@@ -279,6 +281,7 @@ template <> struct SelectTuning80<kFlagged, 4> : SelectTuningOf<320, 10, cub::BL
 template <> struct SelectTuning80<kFlagged, 8> : SelectTuningOf<384, 6, cub::BLOCK_LOAD_DIRECT, NoDelay<1130>> {};
 template <> struct SelectTuning80<kPartition, 4> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_DIRECT, Fixed<912, 1025>> {};
 template <> struct SelectTuning80<kPartition, 8> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<884, 1130>> {};
+template <int Size> struct SelectTuning80<kIf, Size> : SelectTuning80<kUnique, Size> {};
 
 template <SelectKind K, int Size> struct SelectTuning90;
 template <> struct SelectTuning90<kUnique, 4> : SelectTuningOf<384, 17, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<76, 1150>> {};
@@ -287,6 +290,7 @@ template <> struct SelectTuning90<kFlagged, 4> : SelectTuningOf<384, 15, cub::BL
 template <> struct SelectTuning90<kFlagged, 8> : SelectTuningOf<384, 11, cub::BLOCK_LOAD_DIRECT, Fixed<360, 1170>> {};
 template <> struct SelectTuning90<kPartition, 4> : SelectTuningOf<256, 20, cub::BLOCK_LOAD_DIRECT, Fixed<72, 1165>> {};
 template <> struct SelectTuning90<kPartition, 8> : SelectTuningOf<224, 6, cub::BLOCK_LOAD_DIRECT, Fixed<532, 1180>> {};
+template <int Size> struct SelectTuning90<kIf, Size> : SelectTuning90<kUnique, Size> {};
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 template <typename T, SelectKind K> using SelectTuning = SelectTuning90<K, sizeof(T)>;
@@ -305,19 +309,43 @@ using Flag = unsigned char;
 // chaining their counts of selected items through look-back): Unique keeps
 // the first item of each run of equal ones (cub::Equality), Flagged the
 // items whose flag is non-zero, Partition writes those first and the
-// others after them, from the end backwards. The last tile writes the
-// count. state is the ScanTileState<int> of numTiles tiles (selectInit
-// initialised it).
-template <typename T, SelectKind K, typename FlagIt>
-__device__ __forceinline__ void select(const T *in, FlagIt flags, T *out, int *count, void *state, int numTiles, int n) {
+// others after them, from the end backwards, and with a select op (If) the
+// items for which op is true. The last tile writes the count. state is the
+// ScanTileState<int> of numTiles tiles (selectInit initialised it).
+template <typename T, SelectKind K, typename FlagIt, typename Op = cub::NullType>
+__device__ __forceinline__ void select(const T *in, FlagIt flags, T *out, int *count, void *state, int numTiles, int n, Op op = Op()) {
     using Eq = cub::detail::conditional_t<K == kUnique, cub::Equality, cub::NullType>;
-    using Agent = cub::AgentSelectIf<SelectPolicy<T, K>, const T *, FlagIt, T *, cub::NullType, Eq, int, K == kPartition>;
+    using Agent = cub::AgentSelectIf<SelectPolicy<T, K>, const T *, FlagIt, T *, Op, Eq, int, K == kPartition>;
     static_assert(sizeof(typename Agent::TempStorage) <= 48 * 1024, "CUB's dispatch would fall back to virtual shared memory");
     __shared__ typename Agent::TempStorage tmp;
     cub::ScanTileState<int> ts;
     ts.Init(numTiles, state, 0);
-    Agent(tmp, in, flags, out, cub::NullType(), Eq(), n).ConsumeRange(numTiles, ts, count);
+    Agent(tmp, in, flags, out, op, Eq(), n).ConsumeRange(numTiles, ts, count);
 }
+
+// Compare is SelectIf's select op: x compared with a (and b), the
+// comparison op chosen at run time, the same for every item (algo's Cmp:
+// 0 x < a, 1 x <= a, 2 x > a, 3 x >= a, 4 x == a, 5 x != a, 6 a <= x < b,
+// 7 x is not NaN). A NaN compares as in Go: false but for != and kept by
+// none of the others. One kernel a type serves every comparison.
+template <typename T>
+struct Compare {
+    int op;
+    T a, b;
+    __device__ __forceinline__ bool operator()(const T &x) const {
+        switch (op) {
+        case 0: return x < a;
+        case 1: return x <= a;
+        case 2: return x > a;
+        case 3: return x >= a;
+        case 4: return x == a;
+        case 5: return x != a;
+        case 6: return a <= x && x < b;
+        case 7: return x == x;
+        }
+        return false;
+    }
+};
 
 // The run-length encode is CUB 2.5's DeviceRunLengthEncode::Encode: a
 // reduction by key (AgentReduceByKey) of constant ones with cub::Sum and
@@ -842,6 +870,12 @@ __global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_
     cugen::select<T, cugen::kUnique, cub::NullType *>(in, nullptr, out, count, state, numTiles, n);
 }
 
+// selectIf is CUB's DeviceSelect::If with a comparison (cugen::Compare).
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kIf>::BLOCK_THREADS) selectIf(const T *in, T *out, int *count, void *state, int numTiles, int n, int op, T a, T b) {
+    cugen::select<T, cugen::kIf, cub::NullType *>(in, nullptr, out, count, state, numTiles, n, cugen::Compare<T>{op, a, b});
+}
+
 template <typename T>
 __global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS) selectFlagged(const T *in, const unsigned char *flags, T *out, int *count, void *state, int numTiles, int n) {
     cugen::select<T, cugen::kFlagged, const cugen::Flag *>(in, flags, out, count, state, numTiles, n);
@@ -976,6 +1010,8 @@ __global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, int, true>::BLOC
 
 #define CUGEN_POLICY_WIDE(T, name) \
     extern "C" __device__ const int cugen_unique_threads_##name = cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_if_threads_##name = cugen::SelectPolicy<T, cugen::kIf>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_if_items_##name = cugen::SelectPolicy<T, cugen::kIf>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_unique_items_##name = cugen::SelectPolicy<T, cugen::kUnique>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_flagged_threads_##name = cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_flagged_items_##name = cugen::SelectPolicy<T, cugen::kFlagged>::ITEMS_PER_THREAD; \

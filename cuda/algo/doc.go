@@ -6,8 +6,9 @@
 // scan ([InclusiveSum], [ExclusiveSum]), scan by int32 key
 // ([InclusiveSumByKey], [ExclusiveSumByKey]), radix sort ([SortKeys],
 // [SortPairs] with int32 values, their descending forms, [Argsort], and
-// on it [TopK] and [BottomK]), selection ([SelectFlagged], [Unique],
-// [PartitionFlagged]), [RunLengthEncode] and histograms
+// on it [TopK] and [BottomK]), selection ([SelectIf] by a comparison
+// chosen at run time, [SelectFlagged], [Unique], [PartitionFlagged]),
+// [RunLengthEncode] and histograms
 // ([HistogramEven], [HistogramRange]).
 //
 // On an H100 (docs/gpu-report.md, commit bad587b) the reductions, scans,

@@ -182,6 +182,97 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 	}
 }
 
+func TestGPUSelectIf(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	eachType(t, ctx, a, s, wideNames, gpuSelectIf[int32], gpuSelectIf[uint32], gpuSelectIf[int64], gpuSelectIf[uint64], gpuSelectIf[float32], gpuSelectIf[float64])
+}
+
+// SelectIf against a loop of Go's comparisons, for every Cmp: the kept
+// elements in order (bit for bit: NaNs, by NotEqual, and zeros' signs),
+// the count, out past the count untouched, and in place.
+func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(8, uint64(sizeOf[T]())))
+	count := must(cuda.Alloc[int32](ctx, 1))(t)
+	defer count.Close()
+	holds := func(w Where[T], x T) bool {
+		switch w.Op {
+		case Less:
+			return x < w.A
+		case LessEqual:
+			return x <= w.A
+		case Greater:
+			return x > w.A
+		case GreaterEqual:
+			return x >= w.A
+		case Equal:
+			return x == w.A
+		case NotEqual:
+			return x != w.A
+		case InRange:
+			return w.A <= x && x < w.B
+		}
+		return x == x // NotNaN
+	}
+	for _, n := range selectSizes[T]() {
+		host := sortData[T](r, n)
+		sentinel := make([]T, n)
+		for i := range sentinel {
+			sentinel[i] = T(77)
+		}
+		in := must(cuda.AllocFrom(ctx, host))(t)
+		out := must(cuda.Alloc[T](ctx, n))(t)
+		var a0, b0 T // a present element and a larger one, where there are two
+		if n > 0 {
+			a0, b0 = host[r.IntN(n)], host[r.IntN(n)]
+			if b0 < a0 {
+				a0, b0 = b0, a0
+			}
+		}
+		for op := Less; op <= NotNaN; op++ {
+			if n > 1<<24 && op != InRange {
+				continue
+			}
+			w := Where[T]{Op: op, A: a0, B: b0}
+			name := fmt.Sprintf("n=%d %v %v %v", n, op, a0, b0)
+			var sel []T
+			for _, v := range host {
+				if holds(w, v) {
+					sel = append(sel, v)
+				}
+			}
+			k := len(sel)
+			if err := out.CopyFrom(sentinel); err != nil {
+				t.Fatal(err)
+			}
+			if err := SelectIf(a, s, in, w, out, count); err != nil {
+				t.Fatalf("SelectIf %s: %v", name, err)
+			}
+			got := result(t, s, out)
+			if c := result(t, s, count)[0]; int(c) != k {
+				t.Errorf("SelectIf %s: count %d, want %d", name, c, k)
+			} else if i := diffBits(got[:k], sel); i >= 0 {
+				t.Errorf("SelectIf %s: [%d] = %v, want %v", name, i, got[i], sel[i])
+			} else if i := diffBits(got[k:], sentinel[k:]); i >= 0 {
+				t.Errorf("SelectIf %s: [%d] = %v past the count, changed", name, k+i, got[k+i])
+			}
+			if n <= 1<<20 && op == NotEqual {
+				if err := out.CopyFrom(host); err != nil {
+					t.Fatal(err)
+				}
+				if err := SelectIf(a, s, out, w, out, count); err != nil {
+					t.Fatalf("SelectIf in place %s: %v", name, err)
+				}
+				got = result(t, s, out)
+				if i := diffBits(got, append(slices.Clone(sel), host[k:]...)); i >= 0 {
+					t.Errorf("SelectIf in place %s: [%d] = %v (k=%d)", name, i, got[i], k)
+				}
+			}
+		}
+		in.Close()
+		out.Close()
+	}
+}
+
 func TestGPUUnique(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	eachType(t, ctx, a, s, wideNames, gpuUnique[int32], gpuUnique[uint32], gpuUnique[int64], gpuUnique[uint64], gpuUnique[float32], gpuUnique[float64])

@@ -133,9 +133,10 @@ func planScan(p policy, kernel string, n int) plan {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // planSelect is CUB's DispatchSelectIf::Invoke for n items in tiles of
-// t, kernel one of selectUnique, selectFlagged and partitionFlagged: the
-// tile states of ceil(n/tile) tiles (ScanTileState<int>, selectWord
-// bytes a tile and 32 of padding) initialised by selectInit, which also
+// t, kernel one of selectUnique, selectIf, selectFlagged and
+// partitionFlagged: the tile states of ceil(n/tile) tiles
+// (ScanTileState<int>, selectWord bytes a tile and 32 of padding)
+// initialised by selectInit, which also
 // writes a count of 0; then, for n > 0, one block a tile, the last tile
 // writing the count. (CUB's grid is 2-D past maxGridX tiles; int offsets
 // keep the tiles under it.)

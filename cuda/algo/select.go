@@ -12,7 +12,53 @@ import (
 // can be selected), count one element; out[k:] keeps what it held. out may
 // be in itself, compacting it in place (no other overlap is taken).
 func SelectFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
-	return selectIf(a, selectFlagged, s, in, flags, out, count)
+	return runSelect(a, selectFlagged, s, in, flags, nil, out, count)
+}
+
+// Cmp is the comparison of a [Where].
+type Cmp int32
+
+// The comparisons of x, an element, with a Where's A (and B): as Go
+// compares them, so a NaN is kept by NotEqual alone.
+const (
+	Less         Cmp = iota // x < A
+	LessEqual               // x <= A
+	Greater                 // x > A
+	GreaterEqual            // x >= A
+	Equal                   // x == A
+	NotEqual                // x != A
+	InRange                 // A <= x && x < B
+	NotNaN                  // x == x: every element but NaNs
+)
+
+var cmpNames = [...]string{"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "InRange", "NotNaN"}
+
+func (c Cmp) String() string {
+	if c >= 0 && int(c) < len(cmpNames) {
+		return cmpNames[c]
+	}
+	return fmt.Sprintf("Cmp(%d)", int32(c))
+}
+
+// Where is the predicate of [SelectIf]: element x is kept where x Op A
+// holds (for InRange, A <= x < B; B is unused by the others).
+type Where[T Wide] struct {
+	Op   Cmp
+	A, B T
+}
+
+// SelectIf queues out[0:k] = the elements of in for which w holds, in
+// their order in in, and count[0] = k, on s (CUB's DeviceSelect::If, the
+// predicate a comparison chosen at run time: one kernel a type serves
+// every one). out has in's length (the most that can be selected), count
+// one element; out[k:] keeps what it held. out may be in itself,
+// compacting it in place (no other overlap is taken). A Where whose Op is
+// none of the Cmp constants is refused.
+func SelectIf[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], w Where[T], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+	if w.Op < Less || w.Op > NotNaN {
+		return fmt.Errorf("algo: SelectIf[%s]: %v is not a comparison (Less to NotNaN)", typeName[T](), w.Op)
+	}
+	return runSelect(a, selectWhere, s, in, nil, &w, out, count)
 }
 
 // Unique queues out[0:k] = in without its consecutive duplicates (the
@@ -22,7 +68,7 @@ func SelectFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cu
 // every NaN is kept. out has in's length, count one element; out[k:] keeps
 // what it held. out may be in itself (no other overlap is taken).
 func Unique[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
-	return selectIf(a, selectUnique, s, in, nil, out, count)
+	return runSelect(a, selectUnique, s, in, nil, nil, out, count)
 }
 
 // PartitionFlagged queues into out all of in's elements: first the k
@@ -32,7 +78,7 @@ func Unique[T Wide](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda
 // out[k]); count[0] = k. flags and out have in's length, count one
 // element. out must not overlap in.
 func PartitionFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
-	return selectIf(a, partitionFlagged, s, in, flags, out, count)
+	return runSelect(a, partitionFlagged, s, in, flags, nil, out, count)
 }
 
 // RunLengthEncode queues, for the runs of equal consecutive elements of
@@ -93,7 +139,7 @@ func RunLengthEncode[T Wide](a *Lib, s *cuda.Stream, in, unique *cuda.Buffer[T],
 	return nil
 }
 
-// selection is one of the operations selectIf runs: what it needs and
+// selection is one of the operations runSelect runs: what it needs and
 // which kernel and tuning run it, decided here, not by its name.
 type selection struct {
 	op       string            // the API's name, for errors
@@ -104,13 +150,16 @@ type selection struct {
 }
 
 var (
-	selectFlagged    = selection{op: "SelectFlagged", kernel: "selectFlagged", flags: true, tile: func(p policy) tile { return p.flagged }}
-	selectUnique     = selection{op: "Unique", kernel: "selectUnique", tile: func(p policy) tile { return p.unique }}
+	selectFlagged = selection{op: "SelectFlagged", kernel: "selectFlagged", flags: true, tile: func(p policy) tile { return p.flagged }}
+	selectUnique  = selection{op: "Unique", kernel: "selectUnique", tile: func(p policy) tile { return p.unique }}
+	// CUB tunes a select by a predicate as Unique (cub.cu's kIf)
+	selectWhere      = selection{op: "SelectIf", kernel: "selectIf", tile: func(p policy) tile { return p.unique }}
 	partitionFlagged = selection{op: "PartitionFlagged", kernel: "partitionFlagged", flags: true, disjoint: true, tile: func(p policy) tile { return p.partition }}
 )
 
-// selectIf runs sel: SelectFlagged, Unique (flags nil) or PartitionFlagged.
-func selectIf[T Wide](a *Lib, sel selection, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+// runSelect runs sel: SelectFlagged, Unique (flags and w nil), SelectIf
+// (w) or PartitionFlagged.
+func runSelect[T Wide](a *Lib, sel selection, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], w *Where[T], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	op := sel.op
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
@@ -155,6 +204,8 @@ func selectIf[T Wide](a *Lib, sel selection, s *cuda.Stream, in *cuda.Buffer[T],
 			err = f(cfg, in, out, count, state, st.numTiles, st.n)
 		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[uint8], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error: // flagged, partition
 			err = f(cfg, in, flags, out, count, state, st.numTiles, st.n)
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32, T, T) error: // if
+			err = f(cfg, in, out, count, state, st.numTiles, st.n, int32(w.Op), w.A, w.B)
 		default:
 			if st.kernel == "selectInit" {
 				err = a.k.SelectInit(cfg, state, st.n, count)
