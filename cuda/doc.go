@@ -15,18 +15,15 @@
 //
 // # The CUDA major
 //
-// In cugen's module one import path serves every CUDA major: a build with
-// no tag is CUDA 13's, one with -tags cuda12 is CUDA 12's. The generated
-// packages the API calls, and those its escape hatches return
-// ([Context.Raw] is a cu.Context), are imported through cuda/sys/cu,
-// cuda/sys/cudart, ..., whose aliases select the major (package
-// [github.com/cugen/cugen/cuda/sys]). A copy that cugen gen writes into a
-// module (OUT/cuda) is of that module's one major and imports its
-// generated packages (OUT/cu, ...) directly, with no tag. Typed errors
-// come back unchanged: errors.Is(err, cu.ErrorInvalidValue) works with
-// the cu package the API imports. A binary whose driver is older than its
-// major fails at its first call with [ErrWrongMajor], naming the major to
-// build for.
+// In cugen's module one import path serves every CUDA major: no build tag
+// is CUDA 13, -tags cuda12 CUDA 12. The generated packages the API calls
+// (and returns: [Context.Raw] is a cu.Context) come through cuda/sys/cu,
+// cuda/sys/cudart, ..., aliases of the major's (package
+// [github.com/cugen/cugen/cuda/sys]); a copy cugen gen writes into a
+// module imports that module's one major (OUT/cu, ...) directly. Typed
+// errors come back unchanged: errors.Is(err, cu.ErrorInvalidValue) works.
+// A binary whose driver is older than its major fails at its first call
+// with [ErrWrongMajor], naming the major to build for.
 //
 // # Packages
 //
