@@ -99,7 +99,7 @@ var kernelNames = []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles"
 	"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
 	"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
 	"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
-	"selectUnique", "selectIf", "selectFlagged", "partitionFlagged", "rleEncode",
+	"selectUnique", "selectIf", "selectFlagged", "partitionFlagged", "partitionIf", "rleEncode",
 	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
 	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax",
 	"segmentedSortKeysAsc", "segmentedSortKeysAscAlt", "segmentedSortKeysDesc", "segmentedSortKeysDescAlt",

@@ -256,10 +256,11 @@ __device__ __forceinline__ void onesweep(int *lookback, int *ctrs, int *binsOut,
 // Policy800's sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and
 // the PTX, for primitive items of 4 and 8 bytes and int offsets. Three
 // kinds: Unique (no flags, rejects dropped), Flagged (flags, rejects
-// dropped) and Partition (flags, rejects kept); If (a select op, rejects
-// dropped) is tuned as Unique, as CUB's select_if tunings key on flags and
-// rejects alone.
-enum SelectKind { kUnique, kFlagged, kPartition, kIf };
+// dropped) and Partition (flags, rejects kept); with a select op, If
+// (rejects dropped) is tuned as Unique, as CUB's select_if tunings key on
+// flags and rejects alone, and PartitionIf (rejects kept) has rows of its
+// own.
+enum SelectKind { kUnique, kFlagged, kPartition, kIf, kPartitionIf };
 
 template <int Threads, int Items, cub::BlockLoadAlgorithm Load, typename Delay>
 struct SelectTuningOf {
@@ -282,6 +283,8 @@ template <> struct SelectTuning80<kFlagged, 8> : SelectTuningOf<384, 6, cub::BLO
 template <> struct SelectTuning80<kPartition, 4> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_DIRECT, Fixed<912, 1025>> {};
 template <> struct SelectTuning80<kPartition, 8> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<884, 1130>> {};
 template <int Size> struct SelectTuning80<kIf, Size> : SelectTuning80<kUnique, Size> {};
+template <> struct SelectTuning80<kPartitionIf, 4> : SelectTuningOf<192, 15, cub::BLOCK_LOAD_DIRECT, NoDelay<1040>> {};
+template <> struct SelectTuning80<kPartitionIf, 8> : SelectTuningOf<192, 10, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<68, 1160>> {};
 
 template <SelectKind K, int Size> struct SelectTuning90;
 template <> struct SelectTuning90<kUnique, 4> : SelectTuningOf<384, 17, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<76, 1150>> {};
@@ -291,6 +294,8 @@ template <> struct SelectTuning90<kFlagged, 8> : SelectTuningOf<384, 11, cub::BL
 template <> struct SelectTuning90<kPartition, 4> : SelectTuningOf<256, 20, cub::BLOCK_LOAD_DIRECT, Fixed<72, 1165>> {};
 template <> struct SelectTuning90<kPartition, 8> : SelectTuningOf<224, 6, cub::BLOCK_LOAD_DIRECT, Fixed<532, 1180>> {};
 template <int Size> struct SelectTuning90<kIf, Size> : SelectTuning90<kUnique, Size> {};
+template <> struct SelectTuning90<kPartitionIf, 4> : SelectTuningOf<256, 14, cub::BLOCK_LOAD_DIRECT, Fixed<536, 1055>> {};
+template <> struct SelectTuning90<kPartitionIf, 8> : SelectTuningOf<128, 12, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<512, 1075>> {};
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 template <typename T, SelectKind K> using SelectTuning = SelectTuning90<K, sizeof(T)>;
@@ -309,13 +314,13 @@ using Flag = unsigned char;
 // chaining their counts of selected items through look-back): Unique keeps
 // the first item of each run of equal ones (cub::Equality), Flagged the
 // items whose flag is non-zero, Partition writes those first and the
-// others after them, from the end backwards, and with a select op (If) the
-// items for which op is true. The last tile writes the count. state is the
+// others after them, from the end backwards, and with a select op If and
+// PartitionIf do the same by op's value instead of a flag. The last tile writes the count. state is the
 // ScanTileState<int> of numTiles tiles (selectInit initialised it).
 template <typename T, SelectKind K, typename FlagIt, typename Op = cub::NullType>
 __device__ __forceinline__ void select(const T *in, FlagIt flags, T *out, int *count, void *state, int numTiles, int n, Op op = Op()) {
     using Eq = cub::detail::conditional_t<K == kUnique, cub::Equality, cub::NullType>;
-    using Agent = cub::AgentSelectIf<SelectPolicy<T, K>, const T *, FlagIt, T *, Op, Eq, int, K == kPartition>;
+    using Agent = cub::AgentSelectIf<SelectPolicy<T, K>, const T *, FlagIt, T *, Op, Eq, int, K == kPartition || K == kPartitionIf>;
     static_assert(sizeof(typename Agent::TempStorage) <= 48 * 1024, "CUB's dispatch would fall back to virtual shared memory");
     __shared__ typename Agent::TempStorage tmp;
     cub::ScanTileState<int> ts;
@@ -876,6 +881,12 @@ __global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kIf>::BLOCK_THRE
     cugen::select<T, cugen::kIf, cub::NullType *>(in, nullptr, out, count, state, numTiles, n, cugen::Compare<T>{op, a, b});
 }
 
+// partitionIf is CUB's DevicePartition::If with a comparison.
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kPartitionIf>::BLOCK_THREADS) partitionIf(const T *in, T *out, int *count, void *state, int numTiles, int n, int op, T a, T b) {
+    cugen::select<T, cugen::kPartitionIf, cub::NullType *>(in, nullptr, out, count, state, numTiles, n, cugen::Compare<T>{op, a, b});
+}
+
 template <typename T>
 __global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS) selectFlagged(const T *in, const unsigned char *flags, T *out, int *count, void *state, int numTiles, int n) {
     cugen::select<T, cugen::kFlagged, const cugen::Flag *>(in, flags, out, count, state, numTiles, n);
@@ -1012,6 +1023,8 @@ __global__ void __launch_bounds__(cugen::SegmentedSortPolicy<K, int, true>::BLOC
     extern "C" __device__ const int cugen_unique_threads_##name = cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_if_threads_##name = cugen::SelectPolicy<T, cugen::kIf>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_if_items_##name = cugen::SelectPolicy<T, cugen::kIf>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_partition_if_threads_##name = cugen::SelectPolicy<T, cugen::kPartitionIf>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_partition_if_items_##name = cugen::SelectPolicy<T, cugen::kPartitionIf>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_unique_items_##name = cugen::SelectPolicy<T, cugen::kUnique>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_flagged_threads_##name = cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_flagged_items_##name = cugen::SelectPolicy<T, cugen::kFlagged>::ITEMS_PER_THREAD; \

@@ -7,7 +7,8 @@
 // ([InclusiveSumByKey], [ExclusiveSumByKey]), radix sort ([SortKeys],
 // [SortPairs] with int32 values, their descending forms, [Argsort], and
 // on it [TopK] and [BottomK]), selection ([SelectIf] by a comparison
-// chosen at run time, [SelectFlagged], [Unique], [PartitionFlagged]),
+// chosen at run time, [SelectFlagged], [Unique]), partition
+// ([PartitionIf], [PartitionFlagged]),
 // [RunLengthEncode] and histograms
 // ([HistogramEven], [HistogramRange]).
 //
@@ -15,8 +16,8 @@
 // its GPU tests for every type but two cases, fixed since and not yet run
 // there: histograms of int8 and uint8 samples into 256 bins or more, and
 // ArgMin and ArgMax of uint8 past 2048 elements; the sorts ran past that
-// run's 195 s limit (TestGPUSort). Not yet run on a GPU: [SelectIf]
-// (TestGPUSelectIf).
+// run's 195 s limit (TestGPUSort). Not yet run on a GPU: [SelectIf] and
+// [PartitionIf] (TestGPUSelectIf).
 //
 // # Element types
 //

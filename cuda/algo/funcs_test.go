@@ -80,7 +80,7 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 	}
 	if wide {
 		for k, f := range map[string]any{
-			"selectUnique": unique(nil), "selectIf": selIf(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
+			"selectUnique": unique(nil), "selectIf": selIf(nil), "partitionIf": selIf(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
 			"scanByKeyInit": sbkInit(nil), "scanByKeyInclusiveSum": sbkIncl(nil), "scanByKeyExclusiveSum": sbkExcl(nil),
 			"segmentedSortKeysAsc": segKeys(nil), "segmentedSortKeysAscAlt": segKeys(nil),
 			"segmentedSortKeysDesc": segKeys(nil), "segmentedSortKeysDescAlt": segKeys(nil),

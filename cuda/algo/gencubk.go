@@ -27,7 +27,7 @@ var templates = []struct {
 		"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
 		"segmentedMin", "segmentedMax"}, all},
 	{[]string{"reduceSumTiles", "reduceSumSingle", "scanInit", "scanInclusiveSum", "scanExclusiveSum", "segmentedSum"}, sums},
-	{[]string{"selectUnique", "selectIf", "selectFlagged", "partitionFlagged", "rleEncode",
+	{[]string{"selectUnique", "selectIf", "selectFlagged", "partitionFlagged", "partitionIf", "rleEncode",
 		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum"}, wide},
 	{[]string{"segmentedSortKeysAsc", "segmentedSortKeysAscAlt", "segmentedSortKeysDesc", "segmentedSortKeysDescAlt",
 		"segmentedSortPairsAsc", "segmentedSortPairsAscAlt", "segmentedSortPairsDesc", "segmentedSortPairsDescAlt"}, wide},

@@ -182,14 +182,16 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 	}
 }
 
+// TestGPUSelectIf checks SelectIf and PartitionIf.
 func TestGPUSelectIf(t *testing.T) {
 	ctx, a, s := gpuLib(t)
 	eachType(t, ctx, a, s, wideNames, gpuSelectIf[int32], gpuSelectIf[uint32], gpuSelectIf[int64], gpuSelectIf[uint64], gpuSelectIf[float32], gpuSelectIf[float64])
 }
 
-// SelectIf against a loop of Go's comparisons, for every Cmp: the kept
-// elements in order (bit for bit: NaNs, by NotEqual, and zeros' signs),
-// the count, out past the count untouched, and in place.
+// SelectIf and PartitionIf against a loop of Go's comparisons, for every
+// Cmp: the kept elements in order (bit for bit: NaNs, by NotEqual, and
+// zeros' signs), the rejected after them in reverse, the count, out past
+// the count untouched, and SelectIf in place.
 func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(8, uint64(sizeOf[T]())))
 	count := must(cuda.Alloc[int32](ctx, 1))(t)
@@ -234,20 +236,34 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 			}
 			w := Where[T]{Op: op, A: a0, B: b0}
 			name := fmt.Sprintf("n=%d %v %v %v", n, op, a0, b0)
-			var sel []T
+			var sel, rej []T
 			for _, v := range host {
 				if holds(w, v) {
 					sel = append(sel, v)
+				} else {
+					rej = append(rej, v)
 				}
 			}
 			k := len(sel)
+			want := append(slices.Clone(sel), rej...)
+			slices.Reverse(want[k:])
+			if err := PartitionIf(a, s, in, w, out, count); err != nil {
+				t.Fatalf("PartitionIf %s: %v", name, err)
+			}
+			got := result(t, s, out)
+			if c := result(t, s, count)[0]; int(c) != k {
+				t.Errorf("PartitionIf %s: count %d, want %d", name, c, k)
+			} else if i := diffBits(got, want); i >= 0 {
+				t.Errorf("PartitionIf %s: [%d] = %v, want %v (k=%d)", name, i, got[i], want[i], k)
+			}
+
 			if err := out.CopyFrom(sentinel); err != nil {
 				t.Fatal(err)
 			}
 			if err := SelectIf(a, s, in, w, out, count); err != nil {
 				t.Fatalf("SelectIf %s: %v", name, err)
 			}
-			got := result(t, s, out)
+			got = result(t, s, out)
 			if c := result(t, s, count)[0]; int(c) != k {
 				t.Errorf("SelectIf %s: count %d, want %d", name, c, k)
 			} else if i := diffBits(got[:k], sel); i >= 0 {

@@ -32,10 +32,11 @@ type policy struct {
 // agentTiles are the tiles of the agents whose tuning depends on the
 // type's size alone.
 type agentTiles struct {
-	unique, flagged, partition tile // AgentSelectIf: Unique, SelectFlagged, PartitionFlagged
+	unique, flagged, partition tile // AgentSelectIf: Unique (and SelectIf), SelectFlagged, PartitionFlagged
 	rle                        tile // AgentReduceByKey of RunLengthEncode
 	histogram                  tile // AgentHistogram: block threads, samples per thread
 	scanByKey                  tile // AgentScanByKey of int32 keys and T values
+	partitionIf                tile // AgentSelectIf of PartitionIf
 }
 
 // tile is an agent's block threads and items per thread.
@@ -58,15 +59,16 @@ func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
 
 // The select's, run-length encode's and histogram's tiles, by
 // architecture and type size: CUB's sm80_tuning and sm90_tuning of
-// tuning_select_if.cuh and tuning_run_length_encode.cuh (int offsets and
+// tuning_select_if.cuh (PartitionIf's: no flags, rejects kept) and
+// tuning_run_length_encode.cuh (int offsets and
 // lengths, primitive items), tuning_histogram.cuh's Policy500 and
 // Policy900 (the same for samples of 4 and 8 bytes), and
 // tuning_scan_by_key.cuh's sm80_tuning and sm90_tuning (4-byte keys).
 var (
-	sel80x4 = agentTiles{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}, tile{384, 16}, tile{256, 15}}
-	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}, tile{256, 9}}
-	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}, tile{288, 14}}
-	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}, tile{224, 14}}
+	sel80x4 = agentTiles{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}, tile{384, 16}, tile{256, 15}, tile{192, 15}}
+	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}, tile{256, 9}, tile{192, 10}}
+	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}, tile{288, 14}, tile{256, 14}}
+	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}, tile{224, 14}, tile{128, 12}}
 	// the narrower types have only the histogram's (samples of 1 and 2
 	// bytes: Policy900's own tunings)
 	hist80   = agentTiles{histogram: tile{384, 16}}

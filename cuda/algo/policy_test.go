@@ -66,9 +66,9 @@ func TestPolicies(t *testing.T) {
 		arch int
 	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
 		got := imageConstants(t, im.file)
-		// 13 constants for every type, 13 more for the wide ones and 8 of
+		// 13 constants for every type, 15 more for the wide ones and 8 of
 		// their segmented sort (TestSegmentedSortPolicies)
-		if want := 13*len(policies[im.arch]) + (13+8)*6 + 2; len(got) != want {
+		if want := 13*len(policies[im.arch]) + (15+8)*6 + 2; len(got) != want {
 			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), want)
 		}
 		for name, want := range map[string]int{"cugen_select_word": selectWord, "cugen_rle_word": rleWord} {
@@ -89,6 +89,7 @@ func TestPolicies(t *testing.T) {
 				"unique_threads": p.unique.threads, "unique_items": p.unique.items,
 				// SelectIf runs with Unique's tuning, as CUB's does
 				"if_threads": p.unique.threads, "if_items": p.unique.items,
+				"partition_if_threads": p.partitionIf.threads, "partition_if_items": p.partitionIf.items,
 				"flagged_threads": p.flagged.threads, "flagged_items": p.flagged.items,
 				"partition_threads": p.partition.threads, "partition_items": p.partition.items,
 				"rle_threads": p.rle.threads, "rle_items": p.rle.items,

@@ -81,6 +81,19 @@ func PartitionFlagged[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags 
 	return runSelect(a, partitionFlagged, s, in, flags, nil, out, count)
 }
 
+// PartitionIf queues into out all of in's elements: first the k for
+// which w holds, in their order in in, then the others in reverse order
+// (CUB's DevicePartition::If, the last rejected element at out[k]), and
+// count[0] = k, on s. out has in's length, count one element. out must
+// not overlap in. A Where whose Op is none of the Cmp constants is
+// refused.
+func PartitionIf[T Wide](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], w Where[T], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
+	if w.Op < Less || w.Op > NotNaN {
+		return fmt.Errorf("algo: PartitionIf[%s]: %v is not a comparison (Less to NotNaN)", typeName[T](), w.Op)
+	}
+	return runSelect(a, partitionWhere, s, in, nil, &w, out, count)
+}
+
 // RunLengthEncode queues, for the runs of equal consecutive elements of
 // in (equality by ==, as [Unique]), unique[r] = run r's value, counts[r]
 // = its length and runs[0] = the number of runs, on s (CUB's
@@ -155,10 +168,11 @@ var (
 	// CUB tunes a select by a predicate as Unique (cub.cu's kIf)
 	selectWhere      = selection{op: "SelectIf", kernel: "selectIf", tile: func(p policy) tile { return p.unique }}
 	partitionFlagged = selection{op: "PartitionFlagged", kernel: "partitionFlagged", flags: true, disjoint: true, tile: func(p policy) tile { return p.partition }}
+	partitionWhere   = selection{op: "PartitionIf", kernel: "partitionIf", disjoint: true, tile: func(p policy) tile { return p.partitionIf }}
 )
 
 // runSelect runs sel: SelectFlagged, Unique (flags and w nil), SelectIf
-// (w) or PartitionFlagged.
+// and PartitionIf (w), or PartitionFlagged.
 func runSelect[T Wide](a *Lib, sel selection, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], w *Where[T], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	op := sel.op
 	if s == nil {
@@ -204,7 +218,7 @@ func runSelect[T Wide](a *Lib, sel selection, s *cuda.Stream, in *cuda.Buffer[T]
 			err = f(cfg, in, out, count, state, st.numTiles, st.n)
 		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[uint8], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error: // flagged, partition
 			err = f(cfg, in, flags, out, count, state, st.numTiles, st.n)
-		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32, T, T) error: // if
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32, T, T) error: // if, partition if
 			err = f(cfg, in, out, count, state, st.numTiles, st.n, int32(w.Op), w.A, w.B)
 		default:
 			if st.kernel == "selectInit" {
