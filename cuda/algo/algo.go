@@ -101,7 +101,7 @@ var kernelNames = []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles"
 	"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
 	"selectUnique", "selectIf", "selectFlagged", "partitionFlagged", "partitionIf", "rleEncode",
 	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
-	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax",
+	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax", "segmentedArgMin", "segmentedArgMax",
 	"segmentedSortKeysAsc", "segmentedSortKeysAscAlt", "segmentedSortKeysDesc", "segmentedSortKeysDescAlt",
 	"segmentedSortPairsAsc", "segmentedSortPairsAscAlt", "segmentedSortPairsDesc", "segmentedSortPairsDescAlt"}
 

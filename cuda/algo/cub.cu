@@ -629,6 +629,31 @@ __device__ __forceinline__ void segmentedReduce(const T *in, T *out, const int *
     }
 }
 
+// segmentedArg is CUB's DeviceSegmentedReduce::ArgMin and ArgMax: block i
+// reduces the pairs (j, in[offsets[i] + j]) of its segment with Op (the
+// arg-reduction's ReducePolicy) into index[i] and value[i], the index
+// relative to the segment's start as CUB's; an empty segment gives -1 and
+// empty (where CUB gives 1 and T's extreme, as algo's ArgMin differs).
+template <typename T, typename Op>
+__device__ __forceinline__ void segmentedArg(const T *in, int *index, T *value, const int *offsets, T empty) {
+    using P = ReducePolicy<KV<T>, Op>;
+    using Agent = cub::AgentReduce<P, ArgIn<T>, KV<T> *, int, Op, KV<T>>;
+    __shared__ typename Agent::TempStorage tmp;
+    int begin = offsets[blockIdx.x], end = offsets[blockIdx.x + 1];
+    if (begin == end) {
+        if (threadIdx.x == 0) {
+            index[blockIdx.x] = -1;
+            value[blockIdx.x] = empty;
+        }
+        return;
+    }
+    KV<T> agg = Agent(tmp, ArgIn<T>{in + begin, 0}, Op()).ConsumeRange(0, end - begin);
+    if (threadIdx.x == 0) {
+        index[blockIdx.x] = agg.key;
+        value[blockIdx.x] = agg.value;
+    }
+}
+
 // The segmented sort is CUB 2.5's DeviceSegmentedRadixSort
 // (DispatchSegmentedRadixSort::InvokePasses): one launch a digit pass,
 // alternating between buffers, of DeviceSegmentedRadixSortKernel, one
@@ -958,6 +983,16 @@ __global__ void __launch_bounds__(256) segmentedMin(const T *in, T *out, const i
 template <typename T>
 __global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const int *offsets, T init) {
     cugen::segmentedReduce<T, cub::Max>(in, out, offsets, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedArgMin(const T *in, int *index, T *value, const int *offsets, T empty) {
+    cugen::segmentedArg<T, cub::ArgMin>(in, index, value, offsets, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedArgMax(const T *in, int *index, T *value, const int *offsets, T empty) {
+    cugen::segmentedArg<T, cub::ArgMax>(in, index, value, offsets, empty);
 }
 
 template <typename K>

@@ -1,6 +1,7 @@
 // Package algo is device-wide algorithms over [cuda.Buffer], from
 // NVIDIA's CUB: reduce ([Sum], [Min], [Max], [ArgMin], [ArgMax]),
-// segmented reduce ([SegmentedSum], [SegmentedMin], [SegmentedMax]),
+// segmented reduce ([SegmentedSum], [SegmentedMin], [SegmentedMax],
+// [SegmentedArgMin], [SegmentedArgMax]),
 // segmented radix sort ([SegmentedSortKeys], [SegmentedSortPairs] and
 // their descending forms, segments from begin and end offsets),
 // scan ([InclusiveSum], [ExclusiveSum]), scan by int32 key
@@ -17,7 +18,8 @@
 // there: histograms of int8 and uint8 samples into 256 bins or more, and
 // ArgMin and ArgMax of uint8 past 2048 elements; the sorts ran past that
 // run's 195 s limit (TestGPUSort). Not yet run on a GPU: [SelectIf] and
-// [PartitionIf] (TestGPUSelectIf).
+// [PartitionIf] (TestGPUSelectIf), [SegmentedArgMin] and [SegmentedArgMax]
+// (TestGPUSegmented).
 //
 // # Element types
 //

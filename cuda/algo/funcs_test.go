@@ -57,6 +57,7 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 		sbkIncl   = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32) error
 		sbkExcl   = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, T) error
 		segment   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], T) error
+		segArg    = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[int32], T) error
 		segKeys   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32) error
 		segPairs  = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32) error
 	)
@@ -68,6 +69,7 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any, sum, wide, sample
 		"sortHistogramAsc": hist(nil), "sortHistogramDesc": hist(nil),
 		"sortKeysAsc": keys(nil), "sortKeysDesc": keys(nil), "sortPairsAsc": pairs(nil), "sortPairsDesc": pairs(nil),
 		"segmentedMin": segment(nil), "segmentedMax": segment(nil),
+		"segmentedArgMin": segArg(nil), "segmentedArgMax": segArg(nil),
 	}
 	if sum {
 		for k, f := range map[string]any{

@@ -25,7 +25,7 @@ var templates = []struct {
 	{[]string{"reduceMinTiles", "reduceMinSingle", "reduceMaxTiles", "reduceMaxSingle",
 		"argMinTiles", "argMinSingle", "argMinPartials", "argMaxTiles", "argMaxSingle", "argMaxPartials",
 		"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
-		"segmentedMin", "segmentedMax"}, all},
+		"segmentedMin", "segmentedMax", "segmentedArgMin", "segmentedArgMax"}, all},
 	{[]string{"reduceSumTiles", "reduceSumSingle", "scanInit", "scanInclusiveSum", "scanExclusiveSum", "segmentedSum"}, sums},
 	{[]string{"selectUnique", "selectIf", "selectFlagged", "partitionFlagged", "partitionIf", "rleEncode",
 		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum"}, wide},

@@ -52,8 +52,9 @@ func segmentOffsets(r *rand.Rand, n int) []int32 {
 	return off
 }
 
-// Sum, Min and Max of every segment at every size, with empty segments
-// (0, T's greatest and least) among them, against loops; the sums are
+// Sum, Min, Max, ArgMin and ArgMax of every segment at every size, with
+// empty segments (0, T's greatest and least, index -1) among them, against
+// loops; the sums are
 // exact (data's small integral floats, in segments of at most 20000, and
 // sumData's ones for the half types), so compared exactly.
 func gpuSegmentedOf[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, sumf segmentedFunc[T]) {
@@ -90,6 +91,40 @@ func gpuSegmentedOf[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.S
 				t.Errorf("%s: [%d] (in[%d:%d]) = %v, want %v", name, i, off[i], off[i+1], got[i], c.want[i])
 			}
 		}
+		// the arg-reductions: each segment's first least and greatest
+		// element, its index within the segment (-1 where empty)
+		loI, hiI := make([]int32, segs), make([]int32, segs)
+		for i := range segs {
+			loI[i], hiI[i] = -1, -1
+			seg := host[off[i]:off[i+1]]
+			for j, v := range seg {
+				if loI[i] < 0 || less(v, seg[loI[i]]) {
+					loI[i] = int32(j)
+				}
+				if hiI[i] < 0 || less(seg[hiI[i]], v) {
+					hiI[i] = int32(j)
+				}
+			}
+		}
+		index := must(cuda.Alloc[int32](ctx, segs))(t)
+		for _, c := range []struct {
+			name  string
+			f     func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T]) error
+			wantI []int32
+			wantV []T
+		}{{"SegmentedArgMin", SegmentedArgMin[T], loI, lo}, {"SegmentedArgMax", SegmentedArgMax[T], hiI, hi}} {
+			name := fmt.Sprintf("%s n=%d segments=%d", c.name, n, segs)
+			if err := c.f(a, s, in, offsets, index, out); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			gotI, gotV := result(t, s, index), result(t, s, out)
+			if i := firstDiff(gotI, c.wantI, func(a, b int32) bool { return a == b }); i >= 0 {
+				t.Errorf("%s: index [%d] (in[%d:%d]) = %d, want %d", name, i, off[i], off[i+1], gotI[i], c.wantI[i])
+			} else if i := diffBits(gotV, c.wantV); i >= 0 {
+				t.Errorf("%s: value [%d] (in[%d:%d]) = %v, want %v", name, i, off[i], off[i+1], gotV[i], c.wantV[i])
+			}
+		}
+		index.Close()
 		in.Close()
 		offsets.Close()
 		out.Close()
