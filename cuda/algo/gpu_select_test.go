@@ -138,26 +138,12 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 			if err := SelectFlagged(a, s, in, flags, out, count); err != nil {
 				t.Fatalf("SelectFlagged %s: %v", name, err)
 			}
-			got := result(t, s, out)
-			if c := result(t, s, count)[0]; int(c) != k {
-				t.Errorf("SelectFlagged %s: count %d, want %d", name, c, k)
-			} else if i := diffBits(got[:k], sel); i >= 0 {
-				t.Errorf("SelectFlagged %s: [%d] = %v, want %v", name, i, got[i], sel[i])
-			} else if i := diffBits(got[k:], sentinel[k:]); i >= 0 {
-				t.Errorf("SelectFlagged %s: [%d] = %v past the count, changed", name, k+i, got[k+i])
-			}
+			checkSelected(t, s, "SelectFlagged "+name, out, count, sel, sentinel)
 
-			want := append(slices.Clone(sel), rej...)
-			slices.Reverse(want[k:])
 			if err := PartitionFlagged(a, s, in, flags, out, count); err != nil {
 				t.Fatalf("PartitionFlagged %s: %v", name, err)
 			}
-			got = result(t, s, out)
-			if c := result(t, s, count)[0]; int(c) != k {
-				t.Errorf("PartitionFlagged %s: count %d, want %d", name, c, k)
-			} else if i := diffBits(got, want); i >= 0 {
-				t.Errorf("PartitionFlagged %s: [%d] = %v, want %v (k=%d)", name, i, got[i], want[i], k)
-			}
+			checkPartitioned(t, s, "PartitionFlagged "+name, out, count, sel, rej)
 
 			// in place: out is in (a copy of it)
 			if n <= 1<<20 {
@@ -167,7 +153,7 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 				if err := SelectFlagged(a, s, out, flags, out, count); err != nil {
 					t.Fatalf("SelectFlagged in place %s: %v", name, err)
 				}
-				got = result(t, s, out)
+				got := result(t, s, out)
 				if i := diffBits(got, append(slices.Clone(sel), host[k:]...)); i >= 0 {
 					t.Errorf("SelectFlagged in place %s: [%d] = %v (k=%d)", name, i, got[i], k)
 				}
@@ -179,6 +165,35 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 		}
 		in.Close()
 		out.Close()
+	}
+}
+
+// checkSelected checks a selection into out: count[0] = len(sel), out's
+// first elements sel bit for bit, the rest still sentinel's.
+func checkSelected[T Wide](t *testing.T, s *cuda.Stream, what string, out *cuda.Buffer[T], count *cuda.Buffer[int32], sel, sentinel []T) {
+	t.Helper()
+	got, k := result(t, s, out), len(sel)
+	if c := result(t, s, count)[0]; int(c) != k {
+		t.Errorf("%s: count %d, want %d", what, c, k)
+	} else if i := diffBits(got[:k], sel); i >= 0 {
+		t.Errorf("%s: [%d] = %v, want %v", what, i, got[i], sel[i])
+	} else if i := diffBits(got[k:], sentinel[k:]); i >= 0 {
+		t.Errorf("%s: [%d] = %v past the count, changed", what, k+i, got[k+i])
+	}
+}
+
+// checkPartitioned checks a partition into out: count[0] = len(sel), out
+// sel then rej in reverse, bit for bit.
+func checkPartitioned[T Wide](t *testing.T, s *cuda.Stream, what string, out *cuda.Buffer[T], count *cuda.Buffer[int32], sel, rej []T) {
+	t.Helper()
+	k := len(sel)
+	want := append(slices.Clone(sel), rej...)
+	slices.Reverse(want[k:])
+	got := result(t, s, out)
+	if c := result(t, s, count)[0]; int(c) != k {
+		t.Errorf("%s: count %d, want %d", what, c, k)
+	} else if i := diffBits(got, want); i >= 0 {
+		t.Errorf("%s: [%d] = %v, want %v (k=%d)", what, i, got[i], want[i], k)
 	}
 }
 
@@ -245,17 +260,10 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 				}
 			}
 			k := len(sel)
-			want := append(slices.Clone(sel), rej...)
-			slices.Reverse(want[k:])
 			if err := PartitionIf(a, s, in, w, out, count); err != nil {
 				t.Fatalf("PartitionIf %s: %v", name, err)
 			}
-			got := result(t, s, out)
-			if c := result(t, s, count)[0]; int(c) != k {
-				t.Errorf("PartitionIf %s: count %d, want %d", name, c, k)
-			} else if i := diffBits(got, want); i >= 0 {
-				t.Errorf("PartitionIf %s: [%d] = %v, want %v (k=%d)", name, i, got[i], want[i], k)
-			}
+			checkPartitioned(t, s, "PartitionIf "+name, out, count, sel, rej)
 
 			if err := out.CopyFrom(sentinel); err != nil {
 				t.Fatal(err)
@@ -263,14 +271,7 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 			if err := SelectIf(a, s, in, w, out, count); err != nil {
 				t.Fatalf("SelectIf %s: %v", name, err)
 			}
-			got = result(t, s, out)
-			if c := result(t, s, count)[0]; int(c) != k {
-				t.Errorf("SelectIf %s: count %d, want %d", name, c, k)
-			} else if i := diffBits(got[:k], sel); i >= 0 {
-				t.Errorf("SelectIf %s: [%d] = %v, want %v", name, i, got[i], sel[i])
-			} else if i := diffBits(got[k:], sentinel[k:]); i >= 0 {
-				t.Errorf("SelectIf %s: [%d] = %v past the count, changed", name, k+i, got[k+i])
-			}
+			checkSelected(t, s, "SelectIf "+name, out, count, sel, sentinel)
 			if n <= 1<<20 && op == NotEqual {
 				if err := out.CopyFrom(host); err != nil {
 					t.Fatal(err)
@@ -278,7 +279,7 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 				if err := SelectIf(a, s, out, w, out, count); err != nil {
 					t.Fatalf("SelectIf in place %s: %v", name, err)
 				}
-				got = result(t, s, out)
+				got := result(t, s, out)
 				if i := diffBits(got, append(slices.Clone(sel), host[k:]...)); i >= 0 {
 					t.Errorf("SelectIf in place %s: [%d] = %v (k=%d)", name, i, got[i], k)
 				}
