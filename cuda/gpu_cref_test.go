@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cugentest"
 )
 
@@ -29,11 +30,14 @@ func TestGPUAgainstC(t *testing.T) {
 	if out, err := exec.Command(cc, "-O2", "-o", bin, filepath.Join("testdata", "cref", "cref.c"), "-ldl").CombinedOutput(); err != nil {
 		t.Fatalf("cc cref.c: %v\n%s", err, out)
 	}
-	lib := os.Getenv("CUGEN_LIBCUDA")
+	// the driver library the Go API loaded, so that both use the same
+	lib := cu.SharedLibrary().Path()
 	if lib == "" {
-		lib = "libcuda.so.1"
+		t.Fatal("the driver library has no path, though a context was made")
 	}
-	out, err := exec.Command(bin, lib, filepath.Join("testdata", "link", "caller.ptx"), filepath.Join("testdata", "link", "callee.ptx")).CombinedOutput()
+	cmd := exec.Command(bin, lib, filepath.Join("testdata", "link", "caller.ptx"), filepath.Join("testdata", "link", "callee.ptx"))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("cref: %v\n%s", err, out)
 	}
@@ -42,8 +46,13 @@ func TestGPUAgainstC(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatalf("cref printed no info log:\n%s", out)
 	}
+	cLog = strings.TrimSpace(cLog) // as the API's logs are (cLog in link.go)
+	if cLog == "" {
+		t.Fatal("C's verbose info log is empty: nothing to compare")
+	}
 
-	linked, err := c.Link([]LinkInput{{Kind: LinkPTX, Data: linkCallerPTX}, {Kind: LinkPTX, Data: linkCalleePTX}}, LinkOptions{LogVerbose: true})
+	// the log buffers of cref.c's size (64 KiB; the API's default is 16)
+	linked, err := c.Link([]LinkInput{{Kind: LinkPTX, Data: linkCallerPTX}, {Kind: LinkPTX, Data: linkCalleePTX}}, LinkOptions{LogVerbose: true, LogSize: 1 << 16})
 	if err != nil {
 		t.Fatal(err)
 	}

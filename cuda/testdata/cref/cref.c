@@ -63,11 +63,12 @@ int main(int argc, char **argv) {
     CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CHECK(cuCtxSetCurrent(ctx));
 
-    /* the options of the Go API's Context.Link with LogVerbose */
+    /* the options of the Go API's Context.Link with LogVerbose and a
+     * LogSize of 64 KiB, in its order; WALL_TIME is an output the driver
+     * writes into its value slot */
     static char info[1 << 16], errlog[1 << 16];
-    float wall = 0;
     int opts[] = {3, 4, 5, 6, 2, 12}; /* INFO_LOG_BUFFER, _SIZE_BYTES, ERROR_LOG_BUFFER, _SIZE_BYTES, WALL_TIME, LOG_VERBOSE */
-    void *vals[] = {info, (void *)(size_t)sizeof info, errlog, (void *)(size_t)sizeof errlog, &wall, (void *)(size_t)1};
+    void *vals[] = {info, (void *)(size_t)sizeof info, errlog, (void *)(size_t)sizeof errlog, 0, (void *)(size_t)1};
     CUlinkState ls;
     CHECK(cuLinkCreate(6, opts, vals, &ls));
     for (int i = 2; i <= 3; i++) {
