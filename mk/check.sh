@@ -28,7 +28,9 @@ generated() {
 	cugen=$tmp/cugen
 	stale() { echo "make check: $1 is stale: run make generate$2" >&2; exit 1; }
 	# the IRs cugen carries (gen -set's offline source) against the
-	# pinned headers: those of the sets whose headers are here
+	# pinned headers: the Debian sets' are fetched into the cache where
+	# missing (as make test does); a toolkit's or a wheel's set is checked
+	# where its headers are here (CUDA_HOME, ...) and named otherwise
 	"$cugen" ir -carried -check
 	for set in $GEN_SETS; do
 		m=${set%%.*}

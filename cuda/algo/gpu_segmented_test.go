@@ -1,7 +1,7 @@
 package algo
 
-// GPU tests of SegmentedSum, SegmentedMin and SegmentedMax against Go
-// loops; they skip without a device (CUGEN_REQUIRE_GPU=1: fail instead).
+// GPU tests of SegmentedSum, SegmentedMin, SegmentedMax, SegmentedArgMin
+// and SegmentedArgMax against Go loops; they skip without a device (CUGEN_REQUIRE_GPU=1: fail instead).
 
 import (
 	"fmt"

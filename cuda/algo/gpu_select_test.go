@@ -238,11 +238,17 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 		}
 		in := must(cuda.AllocFrom(ctx, host))(t)
 		out := must(cuda.Alloc[T](ctx, n))(t)
-		var a0, b0 T // a present element and a larger one, where there are two
-		if n > 0 {
-			a0, b0 = host[r.IntN(n)], host[r.IntN(n)]
-			if b0 < a0 {
-				a0, b0 = b0, a0
+		// two present elements a0 < b0 (neither NaN), where there are two
+		var a0, b0 T
+		for range min(n*n, 100) {
+			x, y := host[r.IntN(n)], host[r.IntN(n)]
+			if x < y {
+				a0, b0 = x, y
+				break
+			}
+			if y < x {
+				a0, b0 = y, x
+				break
 			}
 		}
 		for op := Less; op <= NotNaN; op++ {

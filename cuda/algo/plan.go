@@ -133,8 +133,8 @@ func planScan(p policy, kernel string, n int) plan {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // planSelect is CUB's DispatchSelectIf::Invoke for n items in tiles of
-// t, kernel one of selectUnique, selectIf, selectFlagged and
-// partitionFlagged: the tile states of ceil(n/tile) tiles
+// t, kernel one of selectUnique, selectIf, selectFlagged, partitionFlagged
+// and partitionIf: the tile states of ceil(n/tile) tiles
 // (ScanTileState<int>, selectWord bytes a tile and 32 of padding)
 // initialised by selectInit, which also
 // writes a count of 0; then, for n > 0, one block a tile, the last tile

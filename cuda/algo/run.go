@@ -46,7 +46,8 @@ func Max[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 // index[0] and value[0] on s (CUB's DeviceReduce::ArgMin, a reduction of
 // the pairs (i, in[i]) with cub::ArgMin): of equal least values, the
 // lowest index. An empty in gives index -1 and T's greatest value (where
-// CUB gives index 1). NaNs compare as [Min] says.
+// CUB gives index 1 and numeric_limits<T>::max(), the greatest finite
+// float). NaNs compare as [Min] says.
 func ArgMin[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T]) error {
 	return argReduce(a, "Min", s, in, index, value, greatest[T]())
 }

@@ -35,8 +35,9 @@ func SegmentedMax[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets 
 // within the segment and the value of its least element into index[i]
 // and value[i], on s (CUB's DeviceSegmentedReduce::ArgMin, a block a
 // segment): of equal least values, the lowest index, NaNs as [Min]
-// compares them. An empty segment gives index -1 and T's greatest value
-// (where CUB gives index 1), as [ArgMin] does. index and value have a
+// compares them. An empty segment gives index -1 and T's greatest value,
+// as [ArgMin] does (CUB gives index 1 and numeric_limits<T>::max(), the
+// greatest finite float). index and value have a
 // segment's element each, offsets one more.
 func SegmentedArgMin[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets, index *cuda.Buffer[int32], value *cuda.Buffer[T]) error {
 	return segmentedArg(a, "ArgMin", s, in, offsets, index, value, greatest[T]())

@@ -151,29 +151,31 @@ func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
 
 // apiPath matches a mention of the API's import path, or of one of its
 // packages, in a comment of the source.
-var apiPath = regexp.MustCompile(regexp.QuoteMeta(Module+"/"+SourceDir) + `(/[a-z0-9_]+)?\b`)
+var apiPath = regexp.MustCompile(regexp.QuoteMeta(Module+"/"+SourceDir) + `(/[a-z0-9_]+)?([^A-Za-z0-9_./]|$)`)
 
 // pointDocs points the comments of a copy's files (its package docs' doc
 // links, say) at the packages the module has: a mention of package cuda
 // or of a subpackage the copy has becomes the copy's import path; one of
 // a package the copy leaves out (sys, algo, blas without cuBLAS) stays
-// cugen's, which is where that package is. Only comment lines are
-// rewritten; the imports renderFile did.
+// cugen's, which is where that package is (sys too, whose imports
+// renderFile points at the module's generated packages). Only whole-line
+// // comments are rewritten, not //go: directives; the imports
+// renderFile did.
 func pointDocs(out map[string][]byte, importPath string) {
 	_, subs := Split(out)
-	api := Module + "/" + SourceDir
 	for name, b := range out {
 		lines := bytes.SplitAfter(b, []byte("\n"))
 		for i, l := range lines {
-			if !bytes.HasPrefix(bytes.TrimLeft(l, " \t"), []byte("//")) {
+			if c := bytes.TrimLeft(l, " \t"); !bytes.HasPrefix(c, []byte("//")) || bytes.HasPrefix(c, []byte("//go:")) {
 				continue
 			}
 			lines[i] = apiPath.ReplaceAllFunc(l, func(m []byte) []byte {
-				sub := strings.TrimPrefix(strings.TrimPrefix(string(m), api), "/")
+				sm := apiPath.FindSubmatch(m)
+				sub := strings.TrimPrefix(string(sm[1]), "/")
 				if sub != "" && subs[sub] == nil {
 					return m
 				}
-				return []byte(importPath + "/cuda" + strings.TrimPrefix(string(m), api))
+				return []byte(importPath + "/cuda" + string(sm[1]) + string(sm[2]))
 			})
 		}
 		out[name] = bytes.Join(lines, nil)
