@@ -61,15 +61,7 @@ func TestGPUAgainstC(t *testing.T) {
 	}
 	t.Logf("info log, Go and C:\n%s", cLog)
 
-	m, err := c.LoadModule(linked.Image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	k, err := m.Kernel("callTwice")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := callTwice(t, c, linked.Image)
 	var goOcc strings.Builder
 	for _, limit := range []int{0, 32, 100, 1024, 1025, 1000000} {
 		block, minGrid, err := k.SuggestBlockSize(0, limit)

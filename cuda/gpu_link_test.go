@@ -16,6 +16,22 @@ var (
 	linkCalleePTX []byte
 )
 
+// callTwice loads the image linked from linkCallerPTX and linkCalleePTX
+// into c (unloaded when the test ends) and returns its kernel callTwice.
+func callTwice(t *testing.T, c *Context, image []byte) *Kernel {
+	t.Helper()
+	m, err := c.LoadModule(image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	k, err := m.Kernel("callTwice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // TestGPULinkPTX links two PTX inputs with the driver's JIT linker, loads
 // the cubin and runs it; the caller alone is a *LinkError whose error log
 // names the undefined function.
@@ -33,15 +49,7 @@ func TestGPULinkPTX(t *testing.T) {
 	if got.ErrorLog != "" {
 		t.Errorf("an error log on success: %q", got.ErrorLog)
 	}
-	m, err := c.LoadModule(got.Image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	k, err := m.Kernel("callTwice")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := callTwice(t, c, got.Image)
 	b, err := AllocFrom(c, []int32{21})
 	if err != nil {
 		t.Fatal(err)
