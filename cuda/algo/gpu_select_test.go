@@ -108,12 +108,7 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 	defer count.Close()
 	for _, n := range selectSizes[T]() {
 		host := sortData[T](r, n)
-		sentinel := make([]T, n)
-		for i := range sentinel {
-			sentinel[i] = T(77)
-		}
-		in := must(cuda.AllocFrom(ctx, host))(t)
-		out := must(cuda.Alloc[T](ctx, n))(t)
+		sentinel, in, out := selectBuffers(t, ctx, host)
 		kinds := []string{"half", "sparse", "none", "all"}
 		if n > 1<<24 {
 			kinds = kinds[:1]
@@ -122,16 +117,7 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 			name := fmt.Sprintf("n=%d flags=%s", n, kind)
 			fl := flagData(r, n, kind)
 			flags := must(cuda.AllocFrom(ctx, fl))(t)
-			var sel, rej []T
-			for i, v := range host {
-				if fl[i] != 0 {
-					sel = append(sel, v)
-				} else {
-					rej = append(rej, v)
-				}
-			}
-			k := len(sel)
-
+			sel, rej := split(host, func(i int, _ T) bool { return fl[i] != 0 })
 			if err := out.CopyFrom(sentinel); err != nil {
 				t.Fatal(err)
 			}
@@ -145,18 +131,8 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 			}
 			checkPartitioned(t, s, "PartitionFlagged "+name, out, count, sel, rej)
 
-			// in place: out is in (a copy of it)
 			if n <= 1<<20 {
-				if err := out.CopyFrom(host); err != nil {
-					t.Fatal(err)
-				}
-				if err := SelectFlagged(a, s, out, flags, out, count); err != nil {
-					t.Fatalf("SelectFlagged in place %s: %v", name, err)
-				}
-				got := result(t, s, out)
-				if i := diffBits(got, append(slices.Clone(sel), host[k:]...)); i >= 0 {
-					t.Errorf("SelectFlagged in place %s: [%d] = %v (k=%d)", name, i, got[i], k)
-				}
+				checkSelectInPlace(t, s, "SelectFlagged in place "+name, out, host, sel, func() error { return SelectFlagged(a, s, out, flags, out, count) })
 			}
 			flags.Close()
 		}
@@ -165,6 +141,47 @@ func gpuSelect[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 		}
 		in.Close()
 		out.Close()
+	}
+}
+
+// selectBuffers are a selection's buffers for the input host: in, holding
+// it, and out of its length, and sentinel, n 77s, what a test fills out
+// with to see what a selection leaves untouched.
+func selectBuffers[T Wide](t *testing.T, ctx *cuda.Context, host []T) (sentinel []T, in, out *cuda.Buffer[T]) {
+	t.Helper()
+	sentinel = make([]T, len(host))
+	for i := range sentinel {
+		sentinel[i] = T(77)
+	}
+	return sentinel, must(cuda.AllocFrom(ctx, host))(t), must(cuda.Alloc[T](ctx, len(host)))(t)
+}
+
+// split parts host into the elements keep keeps and the others, each in
+// host's order.
+func split[T Wide](host []T, keep func(i int, v T) bool) (sel, rej []T) {
+	for i, v := range host {
+		if keep(i, v) {
+			sel = append(sel, v)
+		} else {
+			rej = append(rej, v)
+		}
+	}
+	return sel, rej
+}
+
+// checkSelectInPlace runs select with out holding host (out is its own
+// input) and checks that out is sel followed by host's rest, untouched.
+func checkSelectInPlace[T Wide](t *testing.T, s *cuda.Stream, what string, out *cuda.Buffer[T], host, sel []T, run func() error) {
+	t.Helper()
+	if err := out.CopyFrom(host); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	got, k := result(t, s, out), len(sel)
+	if i := diffBits(got, append(slices.Clone(sel), host[k:]...)); i >= 0 {
+		t.Errorf("%s: [%d] = %v (k=%d)", what, i, got[i], k)
 	}
 }
 
@@ -232,12 +249,7 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 	}
 	for _, n := range selectSizes[T]() {
 		host := sortData[T](r, n)
-		sentinel := make([]T, n)
-		for i := range sentinel {
-			sentinel[i] = T(77)
-		}
-		in := must(cuda.AllocFrom(ctx, host))(t)
-		out := must(cuda.Alloc[T](ctx, n))(t)
+		sentinel, in, out := selectBuffers(t, ctx, host)
 		// two present elements a0 < b0 (neither NaN), where there are two
 		var a0, b0 T
 		for range min(n*n, 100) {
@@ -257,15 +269,7 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 			}
 			w := Where[T]{Op: op, A: a0, B: b0}
 			name := fmt.Sprintf("n=%d %v %v %v", n, op, a0, b0)
-			var sel, rej []T
-			for _, v := range host {
-				if holds(w, v) {
-					sel = append(sel, v)
-				} else {
-					rej = append(rej, v)
-				}
-			}
-			k := len(sel)
+			sel, rej := split(host, func(_ int, v T) bool { return holds(w, v) })
 			if err := PartitionIf(a, s, in, w, out, count); err != nil {
 				t.Fatalf("PartitionIf %s: %v", name, err)
 			}
@@ -279,16 +283,7 @@ func gpuSelectIf[T Wide](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 			}
 			checkSelected(t, s, "SelectIf "+name, out, count, sel, sentinel)
 			if n <= 1<<20 && op == NotEqual {
-				if err := out.CopyFrom(host); err != nil {
-					t.Fatal(err)
-				}
-				if err := SelectIf(a, s, out, w, out, count); err != nil {
-					t.Fatalf("SelectIf in place %s: %v", name, err)
-				}
-				got := result(t, s, out)
-				if i := diffBits(got, append(slices.Clone(sel), host[k:]...)); i >= 0 {
-					t.Errorf("SelectIf in place %s: [%d] = %v (k=%d)", name, i, got[i], k)
-				}
+				checkSelectInPlace(t, s, "SelectIf in place "+name, out, host, sel, func() error { return SelectIf(a, s, out, w, out, count) })
 			}
 		}
 		in.Close()
